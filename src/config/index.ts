@@ -1,0 +1,10 @@
+// Configuration: the environment parsed once into a typed object, with errors that name the variable.
+export {
+  type Config,
+  configSecrets,
+  isTimeZone,
+  type LoadConfigOptions,
+  loadConfig,
+  type ReportingConfig,
+  type SlackConfig,
+} from './loadConfig.js';

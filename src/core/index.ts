@@ -1,0 +1,13 @@
+// The shared kernel every domain may use: the error hierarchy, invariants, suggestions, logging.
+
+export { didYouMean, editDistance, suggest } from './didYouMean.js';
+export {
+  ConfigError,
+  InvariantError,
+  invariant,
+  PivotbotError,
+  type PivotbotErrorOptions,
+  toError,
+  UserInputError,
+} from './errors.js';
+export { createLogger, type Logger, type LoggerOptions, scrubSecrets, silentLogger } from './logger.js';
