@@ -14,6 +14,10 @@ export interface ArgumentDef {
   /** Default value as GraphQL would apply it; absent when the spec gives none. */
   default?: string | number | boolean | null;
   description: string;
+  /** Absent means `spec`. `decided` where we filled in something the spec leaves open (see `note`). */
+  provenance?: Provenance;
+  /** Why a decided value was chosen. */
+  note?: string;
 }
 
 export type DimensionKind = 'text' | 'id' | 'enum' | 'flag' | 'time';
@@ -30,6 +34,8 @@ export interface DimensionDef {
   ctvOnly: boolean;
   /** With CTV data appended, this integer id must be replaced by the named normalized field. */
   ctvReplacement?: string;
+  /** Why a decision about this field (e.g. its CTV replacement) was taken. */
+  note?: string;
 }
 
 /** How a metric's value reads: drives number formatting and chart axes. */
@@ -58,6 +64,8 @@ export interface MetricDef {
   additive: boolean;
   /** For ratios: which base metrics they come from. */
   derivedFrom?: Derivation;
+  /** Why a unit, polarity or formula that the spec leaves open was chosen. */
+  note?: string;
 }
 
 export interface EnumDef {

@@ -1,0 +1,261 @@
+import type { Logger } from '../core/index.js';
+import {
+  type CompiledPivot,
+  compileAsyncPivot,
+  compileAsyncPivots,
+  compileCreateAsyncPivot,
+  compilePivot,
+  compilePostbackShare,
+} from './compilePivot.js';
+import { type DownloadedCsv, downloadCsv } from './downloadCsv.js';
+import { AsyncPivotFailedError, ReportingResponseError, ReportingTimeoutError } from './errors.js';
+import { normalizeRow, normalizeRows } from './normalizeRows.js';
+import type { AsyncPivot, PivotRequest, PivotResponse, PostbackShareKey, PostbackShareRequest } from './request.js';
+import type { RetryPolicy } from './retryPolicy.js';
+import { TokenCache } from './tokenCache.js';
+import { GraphQLTransport } from './transport.js';
+import { validatePivot } from './validatePivot.js';
+
+export interface ReportingClientOptions {
+  authUrl: string;
+  /** The GraphQL endpoint, whole: `{base}/graphql` and `{base}/v1/graphql` both work. */
+  graphqlUrl: string;
+  clientId: string;
+  clientSecret: string;
+  fetch?: typeof fetch;
+  /** Timeout of one HTTP attempt (default 60 s). */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  logger?: Logger;
+  now?: () => Date;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface WaitOptions {
+  /** Give up after this long (default 15 min). */
+  timeoutMs?: number;
+  /** First poll interval; grows ×1.5 with jitter up to `maxPollMs`. */
+  pollMs?: number;
+  maxPollMs?: number;
+  /** Called whenever the status changes, e.g. to update a progress message. */
+  onStatus?: (job: AsyncPivot) => void | Promise<void>;
+  signal?: AbortSignal;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+const WAITING = new Set(['PENDING', 'QUEUED', 'RUNNING', 'UP_FOR_RETRY']);
+
+/**
+ * The Reporting Service client: every operation of the spec, validated against the catalog before
+ * sending, with cached tokens, timeouts, retries for queries only, and typed errors.
+ *
+ * @example
+ * const client = new ReportingClient({ authUrl, graphqlUrl, clientId, clientSecret });
+ * const { rows, totals } = await client.pivot({ from: '2026-11-19', to: '2026-11-20', dimensions: [{ name: 'countryCode' }], metrics: [{ name: 'spend' }] });
+ */
+export class ReportingClient {
+  readonly tokens: TokenCache;
+  private readonly transport: GraphQLTransport;
+  private readonly now: () => Date;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ReportingClientOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.tokens = new TokenCache({
+      authUrl: options.authUrl,
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    this.transport = new GraphQLTransport({
+      graphqlUrl: options.graphqlUrl,
+      tokens: this.tokens,
+      random: this.random,
+      sleep: this.sleep,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+  }
+
+  /** Runs a synchronous `pivot`: rows keyed by output key, metric totals, and warnings. */
+  async pivot(request: PivotRequest, options: RequestOptions = {}): Promise<PivotResponse> {
+    const { warnings } = validatePivot(request, { now: this.now(), mode: 'sync' });
+    const compiled = compilePivot(request);
+    const data = await this.transport.execute<{ pivot?: { results?: unknown; totals?: unknown } }>(
+      compiled.document,
+      compiled.variables,
+      { operation: 'pivot', idempotent: true, ...options },
+    );
+    return toPivotResponse(data.pivot, compiled, request, warnings);
+  }
+
+  /** Creates an async pivot job (status PENDING). Never retried automatically: each call makes a job. */
+  async createAsyncPivot(request: PivotRequest, options: RequestOptions = {}): Promise<AsyncPivot> {
+    validatePivot(request, { now: this.now(), mode: 'async' });
+    const compiled = compileCreateAsyncPivot(request);
+    const data = await this.transport.execute<{ createAsyncPivot?: { asyncPivot?: unknown } }>(
+      compiled.document,
+      compiled.variables,
+      { operation: 'createAsyncPivot', idempotent: false, ...options },
+    );
+    return asAsyncPivot(data.createAsyncPivot?.asyncPivot, 'createAsyncPivot');
+  }
+
+  /** The status and parameters of one async pivot. */
+  async asyncPivot(pivotId: string, options: RequestOptions = {}): Promise<AsyncPivot> {
+    const compiled = compileAsyncPivot(pivotId);
+    const data = await this.transport.execute<{ asyncPivot?: unknown }>(compiled.document, compiled.variables, {
+      operation: 'asyncPivot',
+      idempotent: true,
+      ...options,
+    });
+    return asAsyncPivot(data.asyncPivot, 'asyncPivot');
+  }
+
+  /** The status of many async pivots in one request; with no ids, all of the caller's jobs. */
+  async asyncPivots(pivotIds?: readonly string[], options: RequestOptions = {}): Promise<AsyncPivot[]> {
+    const compiled = compileAsyncPivots(pivotIds);
+    const data = await this.transport.execute<{ asyncPivots?: unknown }>(compiled.document, compiled.variables, {
+      operation: 'asyncPivots',
+      idempotent: true,
+      ...options,
+    });
+    if (!Array.isArray(data.asyncPivots)) throw new ReportingResponseError('asyncPivots answered something that is not a list');
+    return data.asyncPivots.map((job) => asAsyncPivot(job, 'asyncPivots'));
+  }
+
+  /** The distribution of postback values (count, percentage, revenue) per requested key. */
+  async postbackShare(request: PostbackShareRequest, options: RequestOptions = {}): Promise<PostbackShareKey[]> {
+    const compiled = compilePostbackShare(request);
+    const data = await this.transport.execute<{ postbackShare?: { results?: unknown } }>(
+      compiled.document,
+      compiled.variables,
+      { operation: 'postbackShare', idempotent: true, ...options },
+    );
+    const results = data.postbackShare?.results;
+    if (!Array.isArray(results)) throw new ReportingResponseError('postbackShare answered without a results list');
+    return results.map(toPostbackKey);
+  }
+
+  /**
+   * Polls a job until READY (returned) or FAILED (AsyncPivotFailedError), with backoff and jitter
+   * under an overall timeout; PENDING, QUEUED, RUNNING and UP_FOR_RETRY keep it polling.
+   */
+  async waitForAsyncPivot(pivotId: string, options: WaitOptions = {}): Promise<AsyncPivot> {
+    const timeoutMs = options.timeoutMs ?? 15 * 60_000;
+    const maxPollMs = options.maxPollMs ?? 10_000;
+    const deadline = Date.now() + timeoutMs;
+    let interval = options.pollMs ?? 500;
+    let lastStatus: string | undefined;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      const job = await this.asyncPivot(pivotId, {
+        timeoutMs: Math.max(1, Math.min(remaining, this.options.timeoutMs ?? 60_000)),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      if (job.status !== lastStatus) {
+        lastStatus = job.status;
+        await options.onStatus?.(job);
+      }
+      if (job.status === 'READY') {
+        if (!job.url) throw new ReportingResponseError(`async pivot ${pivotId} is READY without a url`);
+        return job;
+      }
+      if (job.status === 'FAILED') throw new AsyncPivotFailedError(pivotId);
+      if (!WAITING.has(job.status)) {
+        this.options.logger?.warn({ pivotId, status: job.status }, 'unknown async pivot status; still polling');
+      }
+      if (Date.now() + interval > deadline) {
+        throw new ReportingTimeoutError(`waiting for async pivot ${pivotId} (last status ${job.status})`, timeoutMs);
+      }
+      if (options.signal?.aborted) throw new ReportingTimeoutError(`waiting for async pivot ${pivotId}`, 0);
+      await this.sleep(Math.round(interval * (0.8 + 0.4 * this.random())));
+      interval = Math.min(maxPollMs, interval * 1.5);
+    }
+  }
+
+  /** Streams a READY job's CSV to `path`, checking its header against `request`'s names. */
+  downloadAsyncPivotCsv(job: AsyncPivot, path: string, request?: PivotRequest, options: RequestOptions = {}): Promise<DownloadedCsv> {
+    if (!job.url) throw new ReportingResponseError(`async pivot ${job.id} has no url yet (status ${job.status})`);
+    const expectedColumns = request ? [...request.dimensions.map((d) => d.name), ...request.metrics.map((m) => m.name)] : undefined;
+    return downloadCsv(job.url, path, {
+      ...(expectedColumns ? { expectedColumns } : {}),
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...options,
+    });
+  }
+
+  /** create → wait → download, for callers that just want the file. */
+  async runAsyncPivot(request: PivotRequest, path: string, options: WaitOptions = {}): Promise<{ job: AsyncPivot; csv: DownloadedCsv }> {
+    const created = await this.createAsyncPivot(request);
+    await options.onStatus?.(created);
+    const job = await this.waitForAsyncPivot(created.id, options);
+    const csv = await this.downloadAsyncPivotCsv(job, path, request, options.signal ? { signal: options.signal } : {});
+    return { job, csv };
+  }
+}
+
+function toPivotResponse(
+  pivot: { results?: unknown; totals?: unknown } | undefined,
+  compiled: CompiledPivot,
+  request: PivotRequest,
+  warnings: string[],
+): PivotResponse {
+  if (!pivot || typeof pivot !== 'object') throw new ReportingResponseError('pivot answered without a pivot object');
+  const rows = normalizeRows(pivot.results, compiled.columns, 'pivot');
+  const metricColumns = compiled.columns.filter((c) => c.kind === 'metric');
+  const wantTotals = request.totals !== false && metricColumns.length > 0;
+  if (!wantTotals) return { columns: compiled.columns, rows, warnings };
+  const totals = normalizeRow(pivot.totals ?? {}, metricColumns, 'pivot totals');
+  return { columns: compiled.columns, rows, totals, warnings };
+}
+
+function asAsyncPivot(value: unknown, operation: string): AsyncPivot {
+  if (value === null || typeof value !== 'object') throw new ReportingResponseError(`${operation} answered without an asyncPivot`);
+  const job = value as Partial<AsyncPivot>;
+  if (typeof job.id !== 'string' || typeof job.status !== 'string') {
+    throw new ReportingResponseError(`${operation} answered an asyncPivot without id or status`);
+  }
+  return job as AsyncPivot;
+}
+
+function toPostbackKey(value: unknown): PostbackShareKey {
+  if (value === null || typeof value !== 'object') throw new ReportingResponseError('postbackShare answered a malformed result');
+  const record = value as Record<string, unknown>;
+  const results = Array.isArray(record.results) ? record.results : [];
+  return {
+    postbackKey: typeof record.postbackKey === 'string' ? record.postbackKey : null,
+    totalCount: numberish(record.totalCount),
+    totalRevenue: typeof record.totalRevenue === 'number' ? record.totalRevenue : null,
+    results: results.map((r) => {
+      const row = (r ?? {}) as Record<string, unknown>;
+      return {
+        value: row.value === null || row.value === undefined ? null : String(row.value),
+        count: numberish(row.count),
+        percentage: typeof row.percentage === 'number' ? row.percentage : null,
+        revenue: typeof row.revenue === 'number' ? row.revenue : null,
+      };
+    }),
+  };
+}
+
+function numberish(value: unknown): number | string | null {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : value;
+  }
+  return null;
+}

@@ -1,0 +1,125 @@
+import { PivotbotError, type PivotbotErrorOptions, UserInputError } from '../core/index.js';
+
+/** Base of every failure talking to the Reporting Service. */
+export class ReportingError extends PivotbotError {}
+
+/** The service answered with an HTTP status we cannot use: `POST /v1/graphql answered 503`. */
+export class ReportingHttpError extends ReportingError {
+  readonly status: number;
+  readonly serverMessage: string | undefined;
+
+  constructor(method: string, url: string, status: number, serverMessage?: string, options: PivotbotErrorOptions = {}) {
+    const where = `${method} ${pathOf(url)}`;
+    super('REPORTING_HTTP', `${where} answered ${status}${serverMessage ? `: ${serverMessage}` : ''}`, {
+      retryable: status >= 500 || status === 429,
+      userMessage:
+        status >= 500 || status === 429
+          ? 'The Reporting Service is having trouble right now; try again in a few minutes.'
+          : `The Reporting Service refused the request (HTTP ${status})${serverMessage ? `: ${serverMessage}` : ''}.`,
+      ...options,
+      details: { status, url: pathOf(url), ...options.details },
+    });
+    this.status = status;
+    this.serverMessage = serverMessage;
+  }
+}
+
+/** The token endpoint refused or failed: wrong credentials, bad request, outage. */
+export class ReportingAuthError extends ReportingError {
+  readonly status: number | undefined;
+
+  constructor(message: string, status?: number, options: PivotbotErrorOptions = {}) {
+    super('REPORTING_AUTH', message, {
+      retryable: status === undefined || status >= 500,
+      userMessage:
+        status !== undefined && status < 500
+          ? 'pivotbot could not sign in to the Reporting Service; an admin should check REPORTING_CLIENT_ID and REPORTING_CLIENT_SECRET.'
+          : 'pivotbot could not reach the Reporting Service sign-in; try again in a few minutes.',
+      ...options,
+    });
+    this.status = status;
+  }
+}
+
+/** The GraphQL layer answered `errors[]`; the server's messages are kept verbatim. */
+export class ReportingGraphQLError extends ReportingError {
+  readonly messages: readonly string[];
+
+  constructor(operation: string, messages: readonly string[], options: PivotbotErrorOptions = {}) {
+    const joined = messages.join('; ');
+    super('REPORTING_GRAPHQL', `${operation} failed: ${joined}`, {
+      userMessage: `The Reporting Service rejected the ${operation}: ${joined}`,
+      ...options,
+    });
+    this.messages = messages;
+  }
+}
+
+/** The service answered something that is not what the protocol promises: non-JSON, truncated, wrong shape. */
+export class ReportingResponseError extends ReportingError {
+  constructor(message: string, options: PivotbotErrorOptions = {}) {
+    super('REPORTING_BAD_RESPONSE', message, {
+      retryable: true,
+      userMessage: 'The Reporting Service sent an unreadable answer; try again in a few minutes.',
+      ...options,
+    });
+  }
+}
+
+/** A call took longer than its timeout. */
+export class ReportingTimeoutError extends ReportingError {
+  constructor(what: string, timeoutMs: number, options: PivotbotErrorOptions = {}) {
+    super('REPORTING_TIMEOUT', `${what} timed out after ${timeoutMs} ms`, {
+      retryable: true,
+      userMessage: 'The Reporting Service took too long to answer; try a shorter range or run it async.',
+      ...options,
+    });
+  }
+}
+
+/** The connection failed before any answer: refused, reset, DNS. */
+export class ReportingNetworkError extends ReportingError {
+  constructor(what: string, cause: unknown) {
+    const reason = cause instanceof Error ? (causeMessage(cause) ?? cause.message) : String(cause);
+    super('REPORTING_NETWORK', `${what} failed: ${reason}`, {
+      retryable: true,
+      cause,
+      userMessage: 'pivotbot could not reach the Reporting Service; try again in a few minutes.',
+    });
+  }
+}
+
+/** An async pivot ended in FAILED (the service gives no reason). */
+export class AsyncPivotFailedError extends ReportingError {
+  constructor(pivotId: string) {
+    super('ASYNC_PIVOT_FAILED', `async pivot ${pivotId} ended in FAILED`, {
+      userMessage: `The report job ${pivotId} failed on the Reporting Service. Run it again; if it keeps failing, shorten the range.`,
+      details: { pivotId },
+    });
+  }
+}
+
+/** A request is invalid against the catalog (unknown metric, forbidden combination…); nothing was sent. */
+export class PivotValidationError extends UserInputError {
+  /** Where in the request: `metrics[2]`, `filter.countryCode`, `dimensions[0].args.granularity`. */
+  readonly path: string;
+
+  constructor(path: string, message: string, suggestions: readonly string[] = []) {
+    super('PIVOT_INVALID', message, { suggestions, details: { path } });
+    this.path = path;
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+function causeMessage(error: Error): string | undefined {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error) return cause.message;
+  return undefined;
+}

@@ -1,0 +1,162 @@
+import { ClientError, GraphQLClient } from 'graphql-request';
+import type { Logger } from '../core/index.js';
+import {
+  ReportingError,
+  ReportingGraphQLError,
+  ReportingHttpError,
+  ReportingNetworkError,
+  ReportingResponseError,
+  ReportingTimeoutError,
+} from './errors.js';
+import { parseJsonLossless } from './losslessJson.js';
+import { DEFAULT_RETRY_POLICY, failureAction, type RetryPolicy } from './retryPolicy.js';
+import { serverMessage, type TokenCache } from './tokenCache.js';
+
+export interface TransportOptions {
+  graphqlUrl: string;
+  tokens: TokenCache;
+  fetch?: typeof fetch;
+  /** Timeout of one HTTP attempt. */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  logger?: Logger;
+}
+
+export interface ExecuteOptions {
+  /** Name used in errors and logs: `pivot`, `createAsyncPivot`… */
+  operation: string;
+  /** Queries are idempotent and retried; `createAsyncPivot` is not (each call makes a new job). */
+  idempotent: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends GraphQL documents with graphql-request: bearer token from the cache, a timeout on every
+ * attempt, one token re-mint on 401, backoff with jitter on retryable failures of idempotent
+ * operations, and every failure turned into a typed `ReportingError`.
+ */
+export class GraphQLTransport {
+  private readonly client: GraphQLClient;
+  private readonly policy: RetryPolicy;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: TransportOptions) {
+    this.client = new GraphQLClient(options.graphqlUrl, {
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      jsonSerializer: { parse: parseJsonLossless, stringify: stringifyWithBigInt },
+    });
+    this.policy = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** Runs `document` and returns its `data`; throws a `ReportingError` on any failure. */
+  async execute<T>(document: string, variables: Record<string, unknown>, options: ExecuteOptions): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.attemptWithReauth<T>(document, variables, options);
+      } catch (error) {
+        const action = failureAction(error, attempt, options.idempotent, this.policy, this.random);
+        if (!action.retry || options.signal?.aborted) throw error;
+        this.options.logger?.warn(
+          { operation: options.operation, attempt: attempt + 1, delayMs: action.delayMs, err: error },
+          'reporting call failed; retrying',
+        );
+        await this.sleep(action.delayMs);
+      }
+    }
+  }
+
+  /** One attempt; a 401 re-mints the token once and repeats the request once. */
+  private async attemptWithReauth<T>(document: string, variables: Record<string, unknown>, options: ExecuteOptions) {
+    const token = await this.options.tokens.get();
+    try {
+      return await this.attempt<T>(document, variables, token, options);
+    } catch (error) {
+      if (!(error instanceof ReportingHttpError) || error.status !== 401) throw error;
+      this.options.logger?.info({ operation: options.operation }, 'reporting token refused (401); minting a new one');
+      this.options.tokens.invalidate(token);
+      const fresh = await this.options.tokens.get();
+      return await this.attempt<T>(document, variables, fresh, options);
+    }
+  }
+
+  private async attempt<T>(
+    document: string,
+    variables: Record<string, unknown>,
+    token: string,
+    options: ExecuteOptions,
+  ): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 60_000;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const where = `POST ${new URL(this.options.graphqlUrl).pathname}`;
+    try {
+      const response = await this.client.rawRequest<T>({
+        query: document,
+        variables,
+        requestHeaders: { authorization: `Bearer ${token}` },
+        signal: controller.signal,
+      });
+      if (response.data === null || typeof response.data !== 'object') {
+        throw new ReportingResponseError(`${where} (${options.operation}) answered without data`);
+      }
+      return response.data;
+    } catch (error) {
+      if (error instanceof ReportingError) throw error;
+      if (controller.signal.aborted) {
+        if (options.signal?.aborted) throw new ReportingTimeoutError(`${where} (${options.operation}) cancelled`, 0);
+        throw new ReportingTimeoutError(`${where} (${options.operation})`, timeoutMs);
+      }
+      throw toReportingError(error, where, options.operation, this.options.graphqlUrl);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** Maps what graphql-request and fetch throw to our typed errors. */
+function toReportingError(error: unknown, where: string, operation: string, url: string): ReportingError {
+  if (error instanceof ClientError) {
+    const { status, errors, body } = error.response as { status: number; errors?: Array<{ message?: unknown }>; body?: string };
+    const messages = (errors ?? []).map((e) => (typeof e.message === 'string' ? e.message : JSON.stringify(e)));
+    if (status >= 200 && status < 300) {
+      if (messages.length > 0) return new ReportingGraphQLError(operation, messages);
+      return new ReportingResponseError(`${where} (${operation}) answered an unreadable body`);
+    }
+    const message = messages.length > 0 ? messages.join('; ') : bodyMessage(body);
+    return new ReportingHttpError('POST', url, status, message);
+  }
+  if (error instanceof SyntaxError) {
+    return new ReportingResponseError(`${where} (${operation}) answered a body that is not valid JSON (truncated?)`, {
+      cause: error,
+    });
+  }
+  if (error instanceof TypeError) return new ReportingNetworkError(`${where} (${operation})`, error);
+  if (error instanceof Error && /GraphQL|response|Invalid execution result/i.test(error.message)) {
+    return new ReportingResponseError(`${where} (${operation}) answered an unexpected body: ${error.message}`, {
+      cause: error,
+    });
+  }
+  return new ReportingNetworkError(`${where} (${operation})`, error);
+}
+
+function bodyMessage(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    return serverMessage(JSON.parse(body));
+  } catch {
+    return body.length <= 200 ? body.trim() : undefined;
+  }
+}
+
+function stringifyWithBigInt(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+}
