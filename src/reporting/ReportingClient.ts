@@ -200,8 +200,14 @@ export class ReportingClient {
   /** create → wait → download, for callers that just want the file. */
   async runAsyncPivot(request: PivotRequest, path: string, options: WaitOptions = {}): Promise<{ job: AsyncPivot; csv: DownloadedCsv }> {
     const created = await this.createAsyncPivot(request);
+    let last = created.status;
     await options.onStatus?.(created);
-    const job = await this.waitForAsyncPivot(created.id, options);
+    const onStatus = async (job: AsyncPivot) => {
+      if (job.status === last) return;
+      last = job.status;
+      await options.onStatus?.(job);
+    };
+    const job = await this.waitForAsyncPivot(created.id, { ...options, onStatus });
     const csv = await this.downloadAsyncPivotCsv(job, path, request, options.signal ? { signal: options.signal } : {});
     return { job, csv };
   }
