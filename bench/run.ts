@@ -13,7 +13,10 @@ interface BenchModule {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const entries = await readdir(here, { withFileTypes: true });
-const available = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const available = entries
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('-'));
 const unknown = wanted.filter((w) => !available.includes(w));

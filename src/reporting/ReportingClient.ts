@@ -132,7 +132,8 @@ export class ReportingClient {
       idempotent: true,
       ...options,
     });
-    if (!Array.isArray(data.asyncPivots)) throw new ReportingResponseError('asyncPivots answered something that is not a list');
+    if (!Array.isArray(data.asyncPivots))
+      throw new ReportingResponseError('asyncPivots answered something that is not a list');
     return data.asyncPivots.map((job) => asAsyncPivot(job, 'asyncPivots'));
   }
 
@@ -187,9 +188,16 @@ export class ReportingClient {
   }
 
   /** Streams a READY job's CSV to `path`, checking its header against `request`'s names. */
-  downloadAsyncPivotCsv(job: AsyncPivot, path: string, request?: PivotRequest, options: RequestOptions = {}): Promise<DownloadedCsv> {
+  downloadAsyncPivotCsv(
+    job: AsyncPivot,
+    path: string,
+    request?: PivotRequest,
+    options: RequestOptions = {},
+  ): Promise<DownloadedCsv> {
     if (!job.url) throw new ReportingResponseError(`async pivot ${job.id} has no url yet (status ${job.status})`);
-    const expectedColumns = request ? [...request.dimensions.map((d) => d.name), ...request.metrics.map((m) => m.name)] : undefined;
+    const expectedColumns = request
+      ? [...request.dimensions.map((d) => d.name), ...request.metrics.map((m) => m.name)]
+      : undefined;
     return downloadCsv(job.url, path, {
       ...(expectedColumns ? { expectedColumns } : {}),
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
@@ -198,7 +206,11 @@ export class ReportingClient {
   }
 
   /** create → wait → download, for callers that just want the file. */
-  async runAsyncPivot(request: PivotRequest, path: string, options: WaitOptions = {}): Promise<{ job: AsyncPivot; csv: DownloadedCsv }> {
+  async runAsyncPivot(
+    request: PivotRequest,
+    path: string,
+    options: WaitOptions = {},
+  ): Promise<{ job: AsyncPivot; csv: DownloadedCsv }> {
     const created = await this.createAsyncPivot(request);
     let last = created.status;
     await options.onStatus?.(created);
@@ -229,7 +241,8 @@ function toPivotResponse(
 }
 
 function asAsyncPivot(value: unknown, operation: string): AsyncPivot {
-  if (value === null || typeof value !== 'object') throw new ReportingResponseError(`${operation} answered without an asyncPivot`);
+  if (value === null || typeof value !== 'object')
+    throw new ReportingResponseError(`${operation} answered without an asyncPivot`);
   const job = value as Partial<AsyncPivot>;
   if (typeof job.id !== 'string' || typeof job.status !== 'string') {
     throw new ReportingResponseError(`${operation} answered an asyncPivot without id or status`);
@@ -238,7 +251,8 @@ function asAsyncPivot(value: unknown, operation: string): AsyncPivot {
 }
 
 function toPostbackKey(value: unknown): PostbackShareKey {
-  if (value === null || typeof value !== 'object') throw new ReportingResponseError('postbackShare answered a malformed result');
+  if (value === null || typeof value !== 'object')
+    throw new ReportingResponseError('postbackShare answered a malformed result');
   const record = value as Record<string, unknown>;
   const results = Array.isArray(record.results) ? record.results : [];
   return {

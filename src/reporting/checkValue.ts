@@ -43,7 +43,12 @@ export function checkValue(value: InputValue | undefined, type: string, path: st
     case 'DateTime':
       return typeof value === 'string' && parseDateTimeInput(value) !== undefined
         ? []
-        : [problem(path, `${path} must be an ISO 8601 date or date-time (2026-11-20, 2026-11-20T09:00:00, 2026-11-20T09:00:00-03:00), got ${show(value)}`)];
+        : [
+            problem(
+              path,
+              `${path} must be an ISO 8601 date or date-time (2026-11-20, 2026-11-20T09:00:00, 2026-11-20T09:00:00-03:00), got ${show(value)}`,
+            ),
+          ];
     default:
       return checkNamed(value, bare, path);
   }
@@ -75,7 +80,13 @@ function checkNamed(value: InputValue, typeName: string, path: string): Problem[
   for (const key of Object.keys(record)) {
     if (!names.includes(key)) {
       const suggestions = suggest(key, names);
-      problems.push(problem(`${path}.${key}`, `${path}: unknown field "${key}" of ${typeName}.${didYouMean(suggestions)}`, suggestions));
+      problems.push(
+        problem(
+          `${path}.${key}`,
+          `${path}: unknown field "${key}" of ${typeName}.${didYouMean(suggestions)}`,
+          suggestions,
+        ),
+      );
     }
   }
   for (const field of inputType.fields) {
@@ -107,13 +118,19 @@ function isLong(value: InputValue): boolean {
  * without zone (read in `zoneOffsetMinutes`, UTC by default), or a date-time with offset or Z.
  */
 export function parseDateTimeInput(text: string, zoneOffsetMinutes = 0): number | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+    text,
+  );
   if (!match) return undefined;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac, zone] = match;
   const ms = frac ? Math.round(Number(`0${frac}`) * 1000) : 0;
   const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
   const check = new Date(local);
-  if (check.getUTCFullYear() !== Number(y) || check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d)) {
+  if (
+    check.getUTCFullYear() !== Number(y) ||
+    check.getUTCMonth() !== Number(mo) - 1 ||
+    check.getUTCDate() !== Number(d)
+  ) {
     return undefined;
   }
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;

@@ -106,7 +106,13 @@ export function compilePostbackShare(request: PostbackShareRequest): CompiledOpe
     postbackKeys: request.postbackKeys,
     filter: { ...(request.filter ?? {}), appId: { equals: request.appId } },
   };
-  const declarations = ['$from: DateTime!', '$to: DateTime!', '$track: PostbackTrack!', '$postbackKeys: [String!]!', '$filter: Filter'];
+  const declarations = [
+    '$from: DateTime!',
+    '$to: DateTime!',
+    '$track: PostbackTrack!',
+    '$postbackKeys: [String!]!',
+    '$filter: Filter',
+  ];
   const args = ['from: $from', 'to: $to', 'track: $track', 'postbackKeys: $postbackKeys', 'filter: $filter'];
   const optional: Array<[keyof PostbackShareRequest, string]> = [
     ['includeRevenue', 'Boolean!'],

@@ -4,12 +4,7 @@ import { dirname } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import {
-  ReportingHttpError,
-  ReportingNetworkError,
-  ReportingResponseError,
-  ReportingTimeoutError,
-} from './errors.js';
+import { ReportingHttpError, ReportingNetworkError, ReportingResponseError, ReportingTimeoutError } from './errors.js';
 
 export interface DownloadCsvOptions {
   /** The column names the CSV header must hold, in order. */
@@ -98,28 +93,32 @@ class CsvInspector extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
-    let start = 0;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i] as number;
       if (byte === 34) this.inQuotes = !this.inQuotes;
       else if (byte === 10 && !this.inQuotes) {
         if (!this.headerDone) {
-          this.headerText += chunk.subarray(start, i).toString('utf8');
+          this.headerText += chunk.subarray(0, i).toString('utf8');
           const error = this.finishHeader();
-          if (error) return callback(error);
+          if (error) {
+            callback(error);
+            return;
+          }
         } else this.rows++;
       }
       this.lastByte = byte;
     }
-    if (!this.headerDone) this.headerText += chunk.subarray(start).toString('utf8');
-    start = chunk.length;
+    if (!this.headerDone) this.headerText += chunk.toString('utf8');
     callback(null, chunk);
   }
 
   override _flush(callback: TransformCallback): void {
     if (!this.headerDone && this.headerText.length > 0) {
       const error = this.finishHeader();
-      if (error) return callback(error);
+      if (error) {
+        callback(error);
+        return;
+      }
     } else if (this.headerDone && this.lastByte !== 10 && this.lastByte !== -1) this.rows++;
     callback();
   }

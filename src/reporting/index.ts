@@ -24,9 +24,21 @@ export {
   ReportingTimeoutError,
 } from './errors.js';
 export { parseJsonLossless } from './losslessJson.js';
-export { ReportingClient, type ReportingClientOptions, type RequestOptions, type WaitOptions } from './ReportingClient.js';
+export {
+  ReportingClient,
+  type ReportingClientOptions,
+  type RequestOptions,
+  type WaitOptions,
+} from './ReportingClient.js';
 export type * from './request.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, failureAction, type RetryPolicy } from './retryPolicy.js';
 export { TokenCache, type TokenCacheOptions } from './tokenCache.js';
 export { GraphQLTransport } from './transport.js';
-export { collectPivotProblems, offsetMinutes, usesCtv, type ValidateOptions, validatePivot, type Validation } from './validatePivot.js';
+export {
+  collectPivotProblems,
+  offsetMinutes,
+  usesCtv,
+  type ValidateOptions,
+  type Validation,
+  validatePivot,
+} from './validatePivot.js';

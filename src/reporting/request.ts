@@ -4,7 +4,14 @@
  */
 
 /** A GraphQL input value as JSON (enum values are plain strings; Long values may be strings). */
-export type InputValue = string | number | boolean | null | bigint | readonly InputValue[] | { [key: string]: InputValue };
+export type InputValue =
+  | string
+  | number
+  | boolean
+  | null
+  | bigint
+  | readonly InputValue[]
+  | { [key: string]: InputValue };
 
 /** A dimension field, e.g. `{ name: 'date', args: { granularity: 'DAILY' } }`. */
 export interface DimensionSelection {

@@ -54,7 +54,11 @@ export class TokenCache {
   private async mint(): Promise<string> {
     const { authUrl, clientId, clientSecret } = this.options;
     const timeoutMs = this.options.timeoutMs ?? 15_000;
-    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     this.mintCount++;

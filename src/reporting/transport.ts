@@ -125,7 +125,11 @@ export class GraphQLTransport {
 /** Maps what graphql-request and fetch throw to our typed errors. */
 function toReportingError(error: unknown, where: string, operation: string, url: string): ReportingError {
   if (error instanceof ClientError) {
-    const { status, errors, body } = error.response as { status: number; errors?: Array<{ message?: unknown }>; body?: string };
+    const { status, errors, body } = error.response as {
+      status: number;
+      errors?: Array<{ message?: unknown }>;
+      body?: string;
+    };
     const messages = (errors ?? []).map((e) => (typeof e.message === 'string' ? e.message : JSON.stringify(e)));
     if (status >= 200 && status < 300) {
       if (messages.length > 0) return new ReportingGraphQLError(operation, messages);

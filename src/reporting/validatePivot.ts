@@ -70,7 +70,12 @@ function checkDimensions(request: PivotRequest, async: boolean, problems: Proble
     const def = getDimension(dimension.name);
     if (!def) {
       const exact = findDimension(dimension.name);
-      const suggestions = exact ? [exact.name] : suggest(dimension.name, DIMENSIONS.map((d) => d.name));
+      const suggestions = exact
+        ? [exact.name]
+        : suggest(
+            dimension.name,
+            DIMENSIONS.map((d) => d.name),
+          );
       problems.push({ path, message: `Unknown dimension "${dimension.name}".${didYouMean(suggestions)}`, suggestions });
       return;
     }
@@ -104,7 +109,12 @@ function checkMetrics(request: PivotRequest, async: boolean, problems: Problem[]
     const def = getMetric(metric.name);
     if (!def) {
       const exact = findMetric(metric.name);
-      const suggestions = exact ? [exact.name] : suggest(metric.name, METRICS.map((m) => m.name));
+      const suggestions = exact
+        ? [exact.name]
+        : suggest(
+            metric.name,
+            METRICS.map((m) => m.name),
+          );
       problems.push({ path, message: `Unknown metric "${metric.name}".${didYouMean(suggestions)}`, suggestions });
       return;
     }
@@ -221,7 +231,11 @@ function checkPivotArguments(request: PivotRequest, problems: Problem[]): void {
     if (value !== undefined) problems.push(...checkValue(toInput(value), typeOf(name).replace(/!$/, ''), name));
   }
   if (request.cohortWindow !== undefined && request.cohortType === undefined) {
-    problems.push({ path: 'cohortWindow', message: 'cohortWindow is used only with a cohortType (INSTALL, TOUCH or ATTRIBUTION).', suggestions: [] });
+    problems.push({
+      path: 'cohortWindow',
+      message: 'cohortWindow is used only with a cohortType (INSTALL, TOUCH or ATTRIBUTION).',
+      suggestions: [],
+    });
   }
 }
 
@@ -233,7 +247,11 @@ function checkRange(request: PivotRequest, now: Date, problems: Problem[], warni
   if (to === undefined) problems.push(...checkValue(request.to, 'DateTime!', 'to'));
   if (from === undefined || to === undefined) return;
   if (from >= to) {
-    problems.push({ path: 'to', message: `The range is empty: from (${request.from}) must be before to (${request.to}); to is exclusive.`, suggestions: [] });
+    problems.push({
+      path: 'to',
+      message: `The range is empty: from (${request.from}) must be before to (${request.to}); to is exclusive.`,
+      suggestions: [],
+    });
     return;
   }
   const hourly = request.dimensions.some((d) => d.name === 'date' && d.args?.granularity === 'HOURLY');
@@ -259,7 +277,9 @@ export function offsetMinutes(zone: string, localText: string): number {
   const approx = parseDateTimeInput(localText);
   if (approx === undefined) return 0;
   try {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(new Date(approx));
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(
+      new Date(approx),
+    );
     const name = parts.find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
     const match = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
     if (!match) return 0;

@@ -8,7 +8,7 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type Handler = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
+export type Handler = (request: RecordedRequest, response: ServerResponse) => unknown;
 
 /**
  * A real HTTP server on 127.0.0.1 whose answers each test scripts per path, recording every

@@ -117,7 +117,9 @@ describe('tokens', () => {
 
   it('gives up with a typed error when the fresh token is refused too', async () => {
     server.on('/v1/graphql', (_req, res) => sendJson(res, 401, { error: 'Neither Cookie nor Authorization present.' }));
-    const error = await client().pivot(request).catch((e: unknown) => e);
+    const error = await client()
+      .pivot(request)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingHttpError);
     expect((error as ReportingHttpError).status).toBe(401);
     expect((error as Error).message).toContain('Neither Cookie nor Authorization present.');
@@ -126,11 +128,17 @@ describe('tokens', () => {
 
   it.each([
     [401, { error: { message: 'Invalid client credentials' } }, 'Invalid client credentials'],
-    [400, { error: { message: 'Invalid request: content must be application/x-www-form-urlencoded' } }, 'content must be'],
+    [
+      400,
+      { error: { message: 'Invalid request: content must be application/x-www-form-urlencoded' } },
+      'content must be',
+    ],
     [401, { error: 'unknown client' }, 'unknown client'],
   ])('turns a token endpoint %i into a typed error with the server message', async (status, body, expected) => {
     server.on('/v1/oauth/token', (_req, res) => sendJson(res, status, body));
-    const error = await client().pivot(request).catch((e: unknown) => e);
+    const error = await client()
+      .pivot(request)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingAuthError);
     expect((error as Error).message).toContain(expected);
     expect((error as ReportingAuthError).retryable).toBe(false);
@@ -169,7 +177,9 @@ describe('transport', () => {
 
   it('stops retrying after the policy and reports the status', async () => {
     server.on('/v1/graphql', (_req, res) => sendJson(res, 502, { error: 'bad gateway' }));
-    const error = await client({ retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 } }).pivot(request).catch((e: unknown) => e);
+    const error = await client({ retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 } })
+      .pivot(request)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingHttpError);
     expect((error as Error).message).toBe('POST /v1/graphql answered 502: bad gateway');
     expect(server.requestsTo('/v1/graphql')).toHaveLength(3);
@@ -177,7 +187,9 @@ describe('transport', () => {
 
   it('never retries createAsyncPivot, which would create a second job', async () => {
     server.on('/v1/graphql', (_req, res) => sendJson(res, 503, { error: 'unavailable' }));
-    const error = await client().createAsyncPivot(request).catch((e: unknown) => e);
+    const error = await client()
+      .createAsyncPivot(request)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingHttpError);
     expect(server.requestsTo('/v1/graphql')).toHaveLength(1);
   });
@@ -199,7 +211,9 @@ describe('transport', () => {
     server.on('/v1/graphql', (_req, res) =>
       sendJson(res, 200, { data: null, errors: [{ message: 'Cannot query field "foo" on type "PivotResult".' }] }),
     );
-    const error = await client().pivot(request).catch((e: unknown) => e);
+    const error = await client()
+      .pivot(request)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingGraphQLError);
     expect((error as ReportingGraphQLError).messages).toEqual(['Cannot query field "foo" on type "PivotResult".']);
     expect(server.requestsTo('/v1/graphql')).toHaveLength(1);
@@ -211,7 +225,9 @@ describe('transport', () => {
     ['an empty body', ''],
   ])('turns %s into a typed error, not a crash', async (_name, body) => {
     server.on('/v1/graphql', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
-    const error = await client({ retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).pivot(request).catch((e: unknown) => e);
+    const error = await client({ retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } })
+      .pivot(request)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingResponseError);
   });
 
@@ -221,24 +237,36 @@ describe('transport', () => {
   });
 
   it('reports a refused connection as a network error', async () => {
-    const c = client({ authUrl: 'http://127.0.0.1:1/v1/oauth/token', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
+    const c = client({
+      authUrl: 'http://127.0.0.1:1/v1/oauth/token',
+      retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 },
+    });
     await expect(c.pivot(request)).rejects.toBeInstanceOf(ReportingNetworkError);
   });
 
   it('validates before sending anything', async () => {
-    await expect(client().pivot({ ...request, metrics: [{ name: 'instals' }] })).rejects.toThrow('Did you mean "installs"');
+    await expect(client().pivot({ ...request, metrics: [{ name: 'instals' }] })).rejects.toThrow(
+      'Did you mean "installs"',
+    );
     expect(server.requests).toHaveLength(0);
   });
 
   it('never logs the client secret or the token', async () => {
     const lines: string[] = [];
-    const destination = new Writable({ write: (c, _e, done) => void (lines.push(String(c)), done()) });
+    const destination = new Writable({
+      write: (c, _e, done) => {
+        lines.push(String(c));
+        done();
+      },
+    });
     const logger = createLogger({ level: 'debug', destination, secrets: [SECRET] });
     server.on('/v1/graphql', (req, res) => {
       if (req.headers.authorization === 'Bearer token-1') sendJson(res, 401, { error: 'expired' });
       else sendJson(res, 503, { error: 'down' });
     });
-    await client({ logger, retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } }).pivot(request).catch(() => undefined);
+    await client({ logger, retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } })
+      .pivot(request)
+      .catch(() => undefined);
     const text = lines.join('');
     expect(text).toContain('retrying');
     expect(text).not.toContain(SECRET);
@@ -255,7 +283,12 @@ describe('async pivots and postbackShare', () => {
     lastUpdated: '2026-11-20T12:00:01Z',
     outputType: 'S3',
     url,
-    pivotParams: { from: '2026-11-13', to: '2026-11-20', dimensions: ['countryCode'], metrics: ['spend', 'impressions'] },
+    pivotParams: {
+      from: '2026-11-13',
+      to: '2026-11-20',
+      dimensions: ['countryCode'],
+      metrics: ['spend', 'impressions'],
+    },
   });
 
   it('polls through every waiting state to READY and streams the CSV', async () => {
@@ -263,18 +296,23 @@ describe('async pivots and postbackShare', () => {
     const csvUrl = `${server.baseUrl}/files/job.csv?expires=1&signature=abc`;
     server.on('/v1/graphql', (req, res) => {
       const body = JSON.parse(req.body) as { query: string };
-      if (body.query.startsWith('mutation')) return sendJson(res, 200, { data: { createAsyncPivot: { asyncPivot: job('PENDING') } } });
+      if (body.query.startsWith('mutation'))
+        return sendJson(res, 200, { data: { createAsyncPivot: { asyncPivot: job('PENDING') } } });
       const status = statuses.shift() ?? 'READY';
       sendJson(res, 200, { data: { asyncPivot: job(status, status === 'READY' ? csvUrl : null) } });
     });
     server.on('/files/job.csv', (req, res) => {
       expect(req.headers.authorization).toBeUndefined();
-      res.writeHead(200, { 'content-type': 'text/csv' }).end('countryCode,spend,impressions\nUS,10.5,1000\n"B,R",2.25,77\n');
+      res
+        .writeHead(200, { 'content-type': 'text/csv' })
+        .end('countryCode,spend,impressions\nUS,10.5,1000\n"B,R",2.25,77\n');
     });
     const seen: string[] = [];
     const dir = await mkdtemp(join(tmpdir(), 'pivotbot-csv-'));
     try {
-      const { csv } = await client().runAsyncPivot(request, join(dir, 'job.csv'), { onStatus: (j) => void seen.push(j.status) });
+      const { csv } = await client().runAsyncPivot(request, join(dir, 'job.csv'), {
+        onStatus: (j) => void seen.push(j.status),
+      });
       expect(seen).toEqual(['PENDING', 'QUEUED', 'RUNNING', 'UP_FOR_RETRY', 'RUNNING', 'READY']);
       expect(csv.rows).toBe(2);
       expect(csv.columns).toEqual(['countryCode', 'spend', 'impressions']);
@@ -327,9 +365,20 @@ describe('async pivots and postbackShare', () => {
         },
       });
     });
-    const keys = await client().postbackShare({ from: '2026-11-13', to: '2026-11-20', track: 'EVENTS', postbackKeys: ['event_name'], appId: 42 });
+    const keys = await client().postbackShare({
+      from: '2026-11-13',
+      to: '2026-11-20',
+      track: 'EVENTS',
+      postbackKeys: ['event_name'],
+      appId: 42,
+    });
     expect(keys).toEqual([
-      { postbackKey: 'event_name', totalCount: 10, totalRevenue: 5.5, results: [{ value: 'purchase', count: 4, percentage: 40, revenue: 5.5 }] },
+      {
+        postbackKey: 'event_name',
+        totalCount: 10,
+        totalRevenue: 5.5,
+        results: [{ value: 'purchase', count: 4, percentage: 40, revenue: 5.5 }],
+      },
     ]);
   });
 });
@@ -370,7 +419,9 @@ describe('CSV download', () => {
 
   it('rejects a CSV whose header does not match the request and leaves no file', async () => {
     server.on('/bad.csv', (_req, res) => res.writeHead(200).end('country,spend\nUS,1\n'));
-    const error = await client().downloadAsyncPivotCsv(ready(`${server.baseUrl}/bad.csv`), join(dir, 'bad.csv'), request).catch((e: unknown) => e);
+    const error = await client()
+      .downloadAsyncPivotCsv(ready(`${server.baseUrl}/bad.csv`), join(dir, 'bad.csv'), request)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingResponseError);
     expect((error as Error).message).toContain('does not match the requested columns');
     expect(await readdir(dir)).toEqual([]);
@@ -388,7 +439,9 @@ describe('CSV download', () => {
 
   it('detects a CSV cut off inside a quoted field', async () => {
     server.on('/cut.csv', (_req, res) => res.writeHead(200).end('countryCode,spend,impressions\n"US,1'));
-    const error = await client().downloadAsyncPivotCsv(ready(`${server.baseUrl}/cut.csv`), join(dir, 'cut.csv')).catch((e: unknown) => e);
+    const error = await client()
+      .downloadAsyncPivotCsv(ready(`${server.baseUrl}/cut.csv`), join(dir, 'cut.csv'))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingResponseError);
     expect(await readdir(dir)).toEqual([]);
   });

@@ -12,8 +12,16 @@ import {
 
 describe('parseJsonLossless', () => {
   it('keeps integers beyond 2^53 exact as strings and leaves the rest alone', () => {
-    const parsed = parseJsonLossless('{"a": 12345678901234567890, "b": 42, "c": "9999999999999999999", "d": 1.5e300, "e": -98765432109876543210}');
-    expect(parsed).toEqual({ a: '12345678901234567890', b: 42, c: '9999999999999999999', d: 1.5e300, e: '-98765432109876543210' });
+    const parsed = parseJsonLossless(
+      '{"a": 12345678901234567890, "b": 42, "c": "9999999999999999999", "d": 1.5e300, "e": -98765432109876543210}',
+    );
+    expect(parsed).toEqual({
+      a: '12345678901234567890',
+      b: 42,
+      c: '9999999999999999999',
+      d: 1.5e300,
+      e: '-98765432109876543210',
+    });
   });
 
   it('is not fooled by digits inside strings with escaped quotes', () => {

@@ -62,12 +62,18 @@ describe('validatePivot', () => {
     [{ dimensions: [{ name: 'siteBundle' }, { name: 'city' }] }, 'siteBundle cannot be queried together with city'],
     [{ dimensions: [{ name: 'siteName' }, { name: 'adId' }] }, 'siteName cannot be queried together with adId'],
     [{ dimensions: [{ name: 'campaignIdCtvNormalized' }] }, 'applies only when connected-TV data is appended'],
-    [{ dimensions: [{ name: 'campaignId' }], campaignChannel: 'ALL' as const }, 'use "campaignIdCtvNormalized" instead'],
+    [
+      { dimensions: [{ name: 'campaignId' }], campaignChannel: 'ALL' as const },
+      'use "campaignIdCtvNormalized" instead',
+    ],
     [{ dimensions: [{ name: 'adId' }], appendCtvData: true }, 'use "adIdCtvNormalized" instead'],
     [{ from: '2026-11-20', to: '2026-11-20' }, 'The range is empty'],
     [{ from: '2026-11-21', to: '2026-11-20' }, 'The range is empty'],
     [{ from: '2026-02-30', to: '2026-03-02' }, 'from must be an ISO 8601 date'],
-    [{ dimensions: [{ name: 'date', args: { granularity: 'HOURLY' } }], from: '2026-10-01' }, 'Hourly granularity is only available for the last 15 days'],
+    [
+      { dimensions: [{ name: 'date', args: { granularity: 'HOURLY' } }], from: '2026-10-01' },
+      'Hourly granularity is only available for the last 15 days',
+    ],
     [{ filter: { contryCode: { equals: 'US' } } }, 'unknown field "contryCode" of Filter. Did you mean "countryCode"'],
     [{ filter: { appId: { equals: 'abc' } } }, 'filter.appId.equals must be a whole number'],
     [{ filter: { appPlatform: { equals: 'WINDOWS' } } }, '"WINDOWS" is not a Platform'],
@@ -80,11 +86,19 @@ describe('validatePivot', () => {
 
   it('accepts the CTV fields when CTV data is appended, and campaignChannel supersedes appendCtvData', () => {
     expect(messages({ dimensions: [{ name: 'campaignIdCtvNormalized' }], campaignChannel: 'CTV' })).toEqual([]);
-    expect(messages({ dimensions: [{ name: 'campaignId' }], appendCtvData: true, campaignChannel: 'MOBILE' })).toEqual([]);
+    expect(messages({ dimensions: [{ name: 'campaignId' }], appendCtvData: true, campaignChannel: 'MOBILE' })).toEqual(
+      [],
+    );
   });
 
   it('allows hourly granularity within the last 15 days', () => {
-    expect(messages({ dimensions: [{ name: 'date', args: { granularity: 'HOURLY' } }], from: '2026-11-19', to: '2026-11-20' })).toEqual([]);
+    expect(
+      messages({
+        dimensions: [{ name: 'date', args: { granularity: 'HOURLY' } }],
+        from: '2026-11-19',
+        to: '2026-11-20',
+      }),
+    ).toEqual([]);
   });
 
   it('warns (without failing) when siteBundle reaches past three months', () => {
