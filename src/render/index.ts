@@ -1,0 +1,2 @@
+// Rendering: charts (PNG), Block Kit messages, tables, CSV files and number formatting, from a ReportView.
+export { type CsvColumn, csvCell, csvLine, toCsv, writeCsv } from './csv.js';
