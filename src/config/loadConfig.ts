@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ConfigError } from '../core/index.js';
 
 /** Where reports come from: the embedded sandbox, or a real Reporting Service. */
@@ -37,54 +38,102 @@ const REPORTING_VARS = [
 ] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** An optional variable whose value, when set, must pass `check`; the message names the variable. */
+function optionalVar(check: (value: string) => boolean, message: (value: string) => string) {
+  return z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value !== undefined && !check(value)) ctx.addIssue({ code: 'custom', message: message(value) });
+    });
+}
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
+/** The environment as zod sees it: every variable optional text, checked one by one, then together. */
+const envSchema = z
+  .object({
+    PORT: optionalVar(
+      (v) => /^\d+$/.test(v) && Number(v) <= 65535,
+      (v) => `"${v}" is not a port number (0-65535)`,
+    ),
+    PIVOTBOT_TIMEZONE: optionalVar(
+      isTimeZone,
+      (v) => `"${v}" is not an IANA time zone (for example UTC, Europe/Berlin, America/Sao_Paulo)`,
+    ),
+    LOG_LEVEL: optionalVar(
+      (v) => LOG_LEVELS.includes(v),
+      (v) => `"${v}" is not one of ${LOG_LEVELS.join(', ')}`,
+    ),
+    PIVOTBOT_ADMINS: z.string().optional(),
+    PIVOTBOT_REPORTS_DIR: z.string().optional(),
+    PIVOTBOT_STORE: z.string().optional(),
+    REPORTING_AUTH_URL: optionalVar(isHttpUrl, (v) => `"${v}" is not an http(s) URL`),
+    REPORTING_GRAPHQL_URL: optionalVar(isHttpUrl, (v) => `"${v}" is not an http(s) URL`),
+    REPORTING_CLIENT_ID: z.string().optional(),
+    REPORTING_CLIENT_SECRET: z.string().optional(),
+    SLACK_BOT_TOKEN: optionalVar(
+      (v) => v.startsWith('xoxb-'),
+      () => 'must be a bot token starting with "xoxb-" (value hidden)',
+    ),
+    SLACK_SIGNING_SECRET: z.string().optional(),
+    SLACK_APP_TOKEN: optionalVar(
+      (v) => v.startsWith('xapp-'),
+      () => 'must be an app-level token starting with "xapp-" (value hidden)',
+    ),
+    SLACK_API_URL: optionalVar(isHttpUrl, (v) => `"${v}" is not an http(s) URL`),
+  })
+  .superRefine((env, ctx) => {
+    for (const id of splitAdmins(env.PIVOTBOT_ADMINS)) {
+      if (!/^[UW][A-Z0-9]{2,}$/.test(id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PIVOTBOT_ADMINS'],
+          message: `"${id}" is not a Slack user id (like U012AB3CD); separate ids with commas`,
+        });
+      }
+    }
+    const present = REPORTING_VARS.filter((name) => env[name] !== undefined);
+    if (present.length > 0 && present.length < REPORTING_VARS.length) {
+      const missing = REPORTING_VARS.filter((name) => env[name] === undefined);
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing.join(', ')],
+        message: `missing. Set all four REPORTING_* variables to use a Reporting Service, or none to use the embedded sandbox (set: ${present.join(', ')})`,
+      });
+    }
+  });
+
+type Env = z.infer<typeof envSchema>;
+
 /**
- * Parses the environment once, at start-up, into a typed configuration. Every problem is
- * collected and thrown as one `ConfigError` naming each variable and what is allowed; secret
- * values are never echoed.
+ * Parses the environment once, at start-up, into a typed configuration (validated with zod).
+ * Every problem is collected and thrown as one `ConfigError` naming each variable and what is
+ * allowed; secret values are never echoed.
  *
  * @example const config = loadConfig(process.env, { requireSlack: true });
  */
-export function loadConfig(env: NodeJS.ProcessEnv, options: LoadConfigOptions = {}): Config {
-  const problems: string[] = [];
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-
-  const port = parsePort(read('PORT'), problems);
-  const timezone = read('PIVOTBOT_TIMEZONE') ?? 'UTC';
-  if (!isTimeZone(timezone)) {
-    problems.push(
-      `PIVOTBOT_TIMEZONE: "${timezone}" is not an IANA time zone (for example UTC, Europe/Berlin, America/Sao_Paulo)`,
-    );
-  }
-  const logLevel = read('LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
-    problems.push(`LOG_LEVEL: "${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
-  }
-  const admins = (read('PIVOTBOT_ADMINS') ?? '')
-    .split(',')
-    .map((id) => id.trim())
-    .filter((id) => id !== '');
-  for (const id of admins) {
-    if (!/^[UW][A-Z0-9]{2,}$/.test(id)) {
-      problems.push(`PIVOTBOT_ADMINS: "${id}" is not a Slack user id (like U012AB3CD); separate ids with commas`);
-    }
-  }
-
-  const reporting = parseReporting(read, problems);
-  const slack = parseSlack(read, problems, options.requireSlack ?? false);
-
+export function loadConfig(rawEnv: NodeJS.ProcessEnv, options: LoadConfigOptions = {}): Config {
+  const trimmed = Object.fromEntries(
+    Object.keys(envSchema.shape).map((name) => [name, blankToUndefined(rawEnv[name])]),
+  );
+  const parsed = envSchema.safeParse(trimmed);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const env = (parsed.success ? parsed.data : trimmed) as Env;
+  const slack = slackConfig(env, options.requireSlack ?? false, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...(slack ? { slack } : {}),
-    port,
-    reporting,
-    reportsDir: read('PIVOTBOT_REPORTS_DIR') ?? 'reports',
-    storePath: read('PIVOTBOT_STORE') ?? 'data/pivotbot.json',
-    timezone,
-    admins,
-    logLevel,
+    port: env.PORT === undefined ? 3000 : Number(env.PORT),
+    reporting: reportingConfig(env),
+    reportsDir: env.PIVOTBOT_REPORTS_DIR ?? 'reports',
+    storePath: env.PIVOTBOT_STORE ?? 'data/pivotbot.json',
+    timezone: env.PIVOTBOT_TIMEZONE ?? 'UTC',
+    admins: splitAdmins(env.PIVOTBOT_ADMINS),
+    logLevel: env.LOG_LEVEL ?? 'info',
   };
 }
 
@@ -99,62 +148,35 @@ export function configSecrets(config: Config): string[] {
   return secrets.filter((s): s is string => s !== undefined);
 }
 
-function parsePort(raw: string | undefined, problems: string[]): number {
-  if (raw === undefined) return 3000;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    problems.push(`PORT: "${raw}" is not a port number (0-65535)`);
-    return 3000;
-  }
-  return port;
+function splitAdmins(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
 }
 
-function parseReporting(read: (name: string) => string | undefined, problems: string[]): ReportingConfig {
-  const present = REPORTING_VARS.filter((name) => read(name) !== undefined);
-  if (present.length === 0) return { kind: 'sandbox' };
-  if (present.length < REPORTING_VARS.length) {
-    const missing = REPORTING_VARS.filter((name) => read(name) === undefined);
-    problems.push(
-      `${missing.join(', ')}: missing. Set all four REPORTING_* variables to use a Reporting Service, or none to use the embedded sandbox (set: ${present.join(', ')})`,
-    );
+function reportingConfig(env: Env): ReportingConfig {
+  const { REPORTING_AUTH_URL, REPORTING_GRAPHQL_URL, REPORTING_CLIENT_ID, REPORTING_CLIENT_SECRET } = env;
+  if (!REPORTING_AUTH_URL || !REPORTING_GRAPHQL_URL || !REPORTING_CLIENT_ID || !REPORTING_CLIENT_SECRET) {
     return { kind: 'sandbox' };
-  }
-  const authUrl = read('REPORTING_AUTH_URL') as string;
-  const graphqlUrl = read('REPORTING_GRAPHQL_URL') as string;
-  for (const [name, value] of [
-    ['REPORTING_AUTH_URL', authUrl],
-    ['REPORTING_GRAPHQL_URL', graphqlUrl],
-  ] as const) {
-    if (!isHttpUrl(value)) problems.push(`${name}: "${value}" is not an http(s) URL`);
   }
   return {
     kind: 'remote',
-    authUrl,
-    graphqlUrl,
-    clientId: read('REPORTING_CLIENT_ID') as string,
-    clientSecret: read('REPORTING_CLIENT_SECRET') as string,
+    authUrl: REPORTING_AUTH_URL,
+    graphqlUrl: REPORTING_GRAPHQL_URL,
+    clientId: REPORTING_CLIENT_ID,
+    clientSecret: REPORTING_CLIENT_SECRET,
   };
 }
 
-function parseSlack(
-  read: (name: string) => string | undefined,
-  problems: string[],
-  required: boolean,
-): SlackConfig | undefined {
-  const botToken = read('SLACK_BOT_TOKEN');
-  const signingSecret = read('SLACK_SIGNING_SECRET');
-  const appToken = read('SLACK_APP_TOKEN');
-  const apiUrl = read('SLACK_API_URL');
-
-  if (apiUrl !== undefined && !isHttpUrl(apiUrl)) {
-    problems.push(`SLACK_API_URL: "${apiUrl}" is not an http(s) URL`);
-  }
-  if (botToken !== undefined && !botToken.startsWith('xoxb-')) {
-    problems.push('SLACK_BOT_TOKEN: must be a bot token starting with "xoxb-" (value hidden)');
-  }
-  if (appToken !== undefined && !appToken.startsWith('xapp-')) {
-    problems.push('SLACK_APP_TOKEN: must be an app-level token starting with "xapp-" (value hidden)');
-  }
+/** Slack settings; `pivotbot start` requires a bot token and, in HTTP mode, the signing secret. */
+function slackConfig(env: Env, required: boolean, problems: string[]): SlackConfig | undefined {
+  const {
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_APP_TOKEN: appToken,
+    SLACK_API_URL: apiUrl,
+  } = env;
   if (botToken === undefined) {
     if (required) problems.push('SLACK_BOT_TOKEN: missing. Copy the Bot User OAuth Token (xoxb-…) from your Slack app');
     return undefined;
