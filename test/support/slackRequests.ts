@@ -1,0 +1,91 @@
+import { createHmac } from 'node:crypto';
+
+export interface SignedRequestOptions {
+  signingSecret: string;
+  /** Seconds since the epoch; defaults to now. */
+  timestamp?: number;
+  retryNum?: number;
+}
+
+/** Signs a body the way Slack does: `v0=` + HMAC-SHA256 of `v0:{timestamp}:{body}`. */
+export function slackSignature(signingSecret: string, timestamp: number, body: string): string {
+  return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+}
+
+/** POSTs a form body to the bot as Slack would, signed; returns the HTTP response. */
+export async function postSigned(url: string, body: string, options: SignedRequestOptions): Promise<Response> {
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    'x-slack-request-timestamp': String(timestamp),
+    'x-slack-signature': slackSignature(options.signingSecret, timestamp, body),
+  };
+  if (options.retryNum !== undefined) {
+    headers['x-slack-retry-num'] = String(options.retryNum);
+    headers['x-slack-retry-reason'] = 'http_timeout';
+  }
+  return fetch(url, { method: 'POST', headers, body });
+}
+
+export interface SlashCommand {
+  text: string;
+  userId?: string;
+  channelId?: string;
+  responseUrl: string;
+  triggerId?: string;
+}
+
+/** The form body of a `/pivot` slash command. */
+export function slashCommandBody(command: SlashCommand): string {
+  return new URLSearchParams({
+    token: 'deprecated-verification-token',
+    team_id: 'T_TEST',
+    team_domain: 'test',
+    channel_id: command.channelId ?? 'C_GENERAL',
+    channel_name: 'general',
+    user_id: command.userId ?? 'U_ALICE',
+    user_name: 'alice',
+    command: '/pivot',
+    text: command.text,
+    api_app_id: 'A_PIVOT',
+    response_url: command.responseUrl,
+    trigger_id: command.triggerId ?? `trigger-${Math.random().toString(36).slice(2)}`,
+  }).toString();
+}
+
+/** The form body of a block_actions payload (a button click). */
+export function blockActionBody(action: {
+  actionId: string;
+  value: string;
+  userId?: string;
+  channelId?: string;
+  messageTs?: string;
+  responseUrl: string;
+}): string {
+  const payload = {
+    type: 'block_actions',
+    team: { id: 'T_TEST', domain: 'test' },
+    user: { id: action.userId ?? 'U_ALICE', username: 'alice', team_id: 'T_TEST' },
+    api_app_id: 'A_PIVOT',
+    token: 'deprecated-verification-token',
+    container: {
+      type: 'message',
+      message_ts: action.messageTs ?? '1700000000.000001',
+      channel_id: action.channelId ?? 'C_GENERAL',
+    },
+    trigger_id: `trigger-${Math.random().toString(36).slice(2)}`,
+    channel: { id: action.channelId ?? 'C_GENERAL', name: 'general' },
+    message: { ts: action.messageTs ?? '1700000000.000001', text: '' },
+    response_url: action.responseUrl,
+    actions: [
+      {
+        action_id: action.actionId,
+        block_id: 'b',
+        type: 'button',
+        value: action.value,
+        action_ts: String(Date.now() / 1000),
+      },
+    ],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
