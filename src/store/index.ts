@@ -1,0 +1,50 @@
+// Durable state: the lowdb JSON store (versioned, atomic, recoverable) and one repository per record kind.
+
+export { createMemoryStore, type MemoryStoreOptions } from './createMemoryStore.js';
+export { type DecodedStore, decodeStoreText } from './decodeStoreText.js';
+export { type Migration, migrations } from './migrations.js';
+export { type OpenStoreOptions, openStore } from './openStore.js';
+export {
+  type AsyncJobPatch,
+  DEFAULT_STORE_LIMITS,
+  type IncidentPatch,
+  type IncidentsRepository,
+  type JobsRepository,
+  type NewAsyncJob,
+  type NewIncident,
+  type NewRun,
+  type NewSubscription,
+  type RunOutcome,
+  type RunsRepository,
+  type SchedulesRepository,
+  type Store,
+  type StoreLimits,
+  type SubscriptionsRepository,
+} from './Store.js';
+export {
+  StoreClosedError,
+  StoreConflictError,
+  StoreCorruptError,
+  StoreError,
+  StoreInvalidRecordError,
+  StoreLockedError,
+  StoreNotFoundError,
+  StoreTooNewError,
+  StoreWriteFailedError,
+} from './StoreError.js';
+export type { StoreFileHandle, StoreFs } from './storeFs.js';
+export {
+  type AlertIncident,
+  type AsyncJob,
+  emptyStoreData,
+  type IncidentState,
+  type JobStatus,
+  type Run,
+  type RunStatus,
+  type RunTrigger,
+  type ScheduleFire,
+  STORE_VERSION,
+  type StoreData,
+  type StoredError,
+  type Subscription,
+} from './storeSchema.js';

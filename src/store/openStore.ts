@@ -1,0 +1,79 @@
+import { dirname, resolve } from 'node:path';
+import type { Logger } from '../core/index.js';
+import { acquireStoreLock } from './acquireStoreLock.js';
+import { createStore } from './createStore.js';
+import { loadStoreFile } from './loadStoreFile.js';
+import { createFileDocument } from './lowDocument.js';
+import type { Store, StoreLimits } from './Store.js';
+import { StoreWriteFailedError } from './StoreError.js';
+import { type StoreFs, storeFs } from './storeFs.js';
+import { removeIfPresent } from './writeFileDurably.js';
+
+export interface OpenStoreOptions {
+  /** The JSON file (`PIVOTBOT_STORE`, default `data/pivotbot.json`); its folder is created if needed. */
+  path: string;
+  logger: Logger;
+  clock?: () => Date;
+  limits?: Partial<StoreLimits>;
+  /** Replaces file-system calls, to simulate a full disk or a read-only file system in tests. */
+  fs?: Partial<StoreFs>;
+}
+
+/**
+ * Opens the store file for this process: takes its lock, loads it (recovering from the backup
+ * when it is damaged), and returns the repositories. Throws `StoreLockedError` when another
+ * live pivotbot holds the lock, `StoreTooNewError` for a file from a newer pivotbot,
+ * `StoreCorruptError` when neither the file nor its backup can be used, and
+ * `StoreWriteFailedError` when the folder cannot be written.
+ *
+ * @example const store = await openStore({ path: config.storePath, logger });
+ *          try { await store.subscriptions.add({ report, channel, createdBy }); } finally { await store.close(); }
+ */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const path = resolve(options.path);
+  const fs = storeFs(options.fs);
+  const { logger } = options;
+  const clock = options.clock ?? (() => new Date());
+
+  try {
+    await fs.mkdir(dirname(path), { recursive: true });
+  } catch (error) {
+    throw new StoreWriteFailedError(dirname(path), error);
+  }
+  const lock = await acquireStoreLock(`${path}.lock`, { fs, logger, now: clock });
+  try {
+    // Leftovers of a write that was interrupted: never the real file, so safe to drop. If one
+    // cannot be removed, the next write fails with STORE_WRITE_FAILED and says why.
+    for (const leftover of [`${path}.tmp`, `${path}.bak.tmp`]) {
+      await removeIfPresent(fs, leftover).catch((error: unknown) => {
+        logger.warn({ err: error, path: leftover }, `could not remove ${leftover}`);
+      });
+    }
+    const loaded = await loadStoreFile(path, { fs, logger, now: clock });
+    const document = createFileDocument(path, loaded.data, fs);
+    if (loaded.source !== 'file') await document.write();
+    const { data } = document;
+    logger.info(
+      {
+        path,
+        source: loaded.source,
+        jobs: data.jobs.length,
+        subscriptions: data.subscriptions.length,
+        runs: data.runs.length,
+        incidents: data.incidents.length,
+      },
+      'store opened',
+    );
+    return createStore({
+      document,
+      location: path,
+      logger,
+      clock,
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      onClose: () => lock.release(),
+    });
+  } catch (error) {
+    await lock.release().catch(() => undefined);
+    throw error;
+  }
+}
