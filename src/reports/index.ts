@@ -1,2 +1,42 @@
 // Report definitions (YAML): schema, loading with file:line errors, date ranges, compilation, comparison, and the ReportView they produce.
+export { type AlertRule, alertSchema } from './alertSchema.js';
+export { buildView, filtersText, type ViewInput } from './buildView.js';
+export { canonicalDimension, canonicalMetric, findInputField, inputFieldNames } from './canonical.js';
+export { type CheckOptions, checkReport, type DefinitionProblem, segments } from './checkReport.js';
+export { chooseMode, estimateRows, type ModeChoice, type ModeOptions } from './chooseMode.js';
+export { compareRows, compareTotals, delta, type JoinKeys } from './comparison.js';
+export { type CompiledReport, type CompileOptions, compileReport } from './compileReport.js';
+export { describeColumn, humanize, totalsFromRows } from './describeColumns.js';
+export { findReport } from './findReport.js';
+export { formatCell, formatViewTable } from './formatViewTable.js';
+export {
+  formatReportProblem,
+  type LoadedReports,
+  type LoadOptions,
+  loadReports,
+  type ReportProblem,
+} from './loadReports.js';
+export { outputKeys, resolveKey } from './outputKeys.js';
+export { type ParseOptions, parseReportText, pathText } from './parseReport.js';
 export type * from './ReportView.js';
+export { parseCsv, parseCsvRows, readCsvRows } from './readCsvRows.js';
+export {
+  type Comparison,
+  previousRange,
+  type RangeSpec,
+  RangeSpecError,
+  type ResolvedRange,
+  resolveRange,
+} from './resolveRange.js';
+export { type RunDeps, type RunOptions, runReport } from './runReport.js';
+export {
+  type FieldSpec,
+  type LoadedReport,
+  type ReportDefinition,
+  type ReportPresent,
+  type ReportQuery,
+  type ReportSchedule,
+  reportSchema,
+} from './schema.js';
+export { asyncable, toAsyncRequest } from './toAsyncRequest.js';
+export { canonicalTimeZone, isoInZone, isTimeZone, offsetAt, wallClock, wallToEpoch } from './zonedTime.js';

@@ -1,0 +1,75 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { PivotbotError } from '../core/index.js';
+import { parseReportText } from './parseReport.js';
+import type { LoadedReport } from './schema.js';
+
+/** One problem in one file, with a 1-based line and column. */
+export interface ReportProblem {
+  file: string;
+  line: number;
+  col: number;
+  /** Where in the definition (`query.metrics[2]`), when known. */
+  path?: string;
+  message: string;
+  suggestions: readonly string[];
+}
+
+export interface LoadedReports {
+  reports: LoadedReport[];
+  /** Every problem of every broken file; a broken file does not stop the others. */
+  problems: ReportProblem[];
+  /** Ids of files that had at least one problem. */
+  broken: string[];
+}
+
+export interface LoadOptions {
+  now: Date;
+  /** PIVOTBOT_TIMEZONE, for definitions that name no zone. */
+  defaultTimeZone?: string;
+}
+
+/**
+ * Loads every `*.yaml` / `*.yml` in `dir`: parses, validates against the schema and the catalog,
+ * and returns the good reports and every problem of the bad ones as `file:line:col` problems.
+ *
+ * @example const { reports, problems } = await loadReports('reports', { now: new Date() });
+ */
+export async function loadReports(dir: string, options: LoadOptions): Promise<LoadedReports> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    throw new PivotbotError(
+      'REPORTS_DIR_UNREADABLE',
+      `Cannot read the reports folder ${dir}: ${(error as Error).message}`,
+      {
+        cause: error,
+        userMessage: 'pivotbot cannot read its reports folder; an admin should check PIVOTBOT_REPORTS_DIR.',
+      },
+    );
+  }
+  const files = entries
+    .filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name))
+    .map((e) => e.name)
+    .sort();
+  const result: LoadedReports = { reports: [], problems: [], broken: [] };
+  for (const name of files) {
+    const file = join(dir, name);
+    const id = basename(name, extname(name));
+    const text = await readFile(file, 'utf8');
+    const parsed = parseReportText(text, { ...options, file, id });
+    if (parsed.problems.length > 0) {
+      result.problems.push(...parsed.problems);
+      result.broken.push(id);
+    } else if (parsed.report) result.reports.push(parsed.report);
+  }
+  return result;
+}
+
+/** `reports/x.yaml:14:5: query.metrics[2]: Unknown metric "instals". Did you mean "installs"?` */
+export function formatReportProblem(problem: ReportProblem): string {
+  const where = problem.path ? `${problem.path}: ` : '';
+  return `${problem.file}:${problem.line}:${problem.col}: ${where}${problem.message}`;
+}

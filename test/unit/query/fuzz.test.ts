@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { UserInputError } from '../../../src/core/index.js';
+import { compileQuery, QueryError } from '../../../src/query/index.js';
+
+const now = new Date('2026-11-20T12:00:00Z');
+
+const VALID = [
+  'spend installs installsCpi by countryCode yesterday',
+  'installs(attrTouch=CLICK) as clickInstalls, spend by campaign, date:daily last 14 days where appId=123 and countryCode in (US,BR) top 10 by spend',
+  'impressions clicks ctr by siteBundle last 7 days having impressions > 10000 tz America/Sao_Paulo csv',
+  'run daily-kpi last_7_days',
+  'postbacks app:101 keys:conversion_value,country track:installs revenue last 3 days',
+  'spend by campaign last week vs previous period channel all async',
+  'events(eventId=5, attrSource=SKAD) eventsCpa by app from 2026-11-01 to 2026-11-08 where campaignType not in (RTGT)',
+];
+const WORDS = [
+  ...VALID.flatMap((q) => q.split(/\s+/)),
+  '(',
+  ')',
+  ',',
+  ':',
+  '=',
+  '!=',
+  '>',
+  '>=',
+  '..',
+  '"',
+  "'",
+  'last',
+  '99999999999',
+  '-1',
+  '1e9',
+  'in',
+  'not',
+  'and',
+  'by',
+  'as',
+  'top',
+  'tz',
+  'date:',
+  '\u0000',
+  '😀',
+  'İ',
+];
+
+/** A valid query with one edit: delete, insert, replace or duplicate a span. */
+const mutated = fc
+  .tuple(
+    fc.constantFrom(...VALID),
+    fc.nat(),
+    fc.nat({ max: 12 }),
+    fc.constantFrom('delete', 'insert', 'replace', 'duplicate'),
+    fc.string({ maxLength: 6 }),
+  )
+  .map(([query, at, length, op, text]) => {
+    const i = at % (query.length + 1);
+    if (op === 'delete') return query.slice(0, i) + query.slice(i + length);
+    if (op === 'insert') return query.slice(0, i) + text + query.slice(i);
+    if (op === 'replace') return query.slice(0, i) + text + query.slice(i + text.length);
+    return query.slice(0, i) + query.slice(i, i + length) + query.slice(i);
+  });
+
+const shuffledWords = fc.array(fc.constantFrom(...WORDS), { maxLength: 25 }).map((w) => w.join(' '));
+const anyText = fc.string({ maxLength: 200, unit: 'binary' });
+
+describe('the query language under random input', () => {
+  it('never throws anything but a typed user error, and never hangs', () => {
+    let slowest = 0;
+    fc.assert(
+      fc.property(fc.oneof(mutated, shuffledWords, anyText), (text) => {
+        const started = performance.now();
+        try {
+          compileQuery(text, { now });
+        } catch (error) {
+          if (!(error instanceof UserInputError)) throw error;
+          if (!(error instanceof QueryError)) throw new Error(`not a QueryError: ${String(error)}`);
+          if (error.position < 0 || error.position > text.length) throw new Error(`bad position ${error.position}`);
+        }
+        slowest = Math.max(slowest, performance.now() - started);
+      }),
+      { numRuns: 10_000, seed: 20261120 },
+    );
+    expect(slowest).toBeLessThan(250);
+  }, 60_000);
+});
