@@ -277,9 +277,7 @@ export function offsetMinutes(zone: string, localText: string): number {
   const approx = parseDateTimeInput(localText);
   if (approx === undefined) return 0;
   try {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(
-      new Date(approx),
-    );
+    const parts = offsetFormat(zone).formatToParts(new Date(approx));
     const name = parts.find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
     const match = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
     if (!match) return 0;
@@ -287,6 +285,18 @@ export function offsetMinutes(zone: string, localText: string): number {
   } catch {
     return 0;
   }
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per zone: building an Intl.DateTimeFormat costs far more than using one. */
+function offsetFormat(zone: string): Intl.DateTimeFormat {
+  let format = offsetFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+    offsetFormats.set(zone, format);
+  }
+  return format;
 }
 
 function toInput(value: unknown): InputValue {
