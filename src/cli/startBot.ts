@@ -1,0 +1,107 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, configSecrets, loadConfig } from '../config/index.js';
+import { createLogger, type Logger, toError } from '../core/index.js';
+import { type ChartRenderer, sharedChartRenderer } from '../render/index.js';
+import { loadReports } from '../reports/index.js';
+import { PivotCommands, resumeJobs, startSlackApp } from '../slack/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { openReporting } from './openReporting.js';
+
+export interface BotOptions {
+  env: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Where runs write CSV files before upload (default: the OS temp folder). */
+  workDir?: string;
+  clock?: () => Date;
+  charts?: ChartRenderer;
+  /** Web API retry timings (tests shorten them). */
+  slackRetry?: { retries: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
+}
+
+export interface RunningBot {
+  config: Config;
+  /** The HTTP port, or undefined in Socket Mode. */
+  port: number | undefined;
+  store: Store;
+  /** Stops taking requests, cancels polling (jobs stay resumable), closes the store and the sandbox. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts pivotbot: configuration (stops with one clear message when wrong), the store (refuses a
+ * store it cannot read or that another bot holds), the Reporting Service or the embedded sandbox,
+ * the Slack app, and the jobs a previous run left unfinished.
+ *
+ * @example const bot = await startBot({ env: process.env }); process.on('SIGTERM', () => bot.stop());
+ */
+export async function startBot(options: BotOptions): Promise<RunningBot> {
+  const config = loadConfig(options.env, { requireSlack: true });
+  const slack = config.slack;
+  if (!slack) throw new Error('unreachable: requireSlack guarantees slack settings');
+  const secrets = configSecrets(config);
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets });
+  const clock = options.clock ?? (() => new Date());
+  const store = await openStore({ path: config.storePath, logger, clock });
+  const closers: Array<() => Promise<void>> = [() => store.close()];
+  const shutdown = new AbortController();
+  try {
+    const reporting = await openReporting(config, logger);
+    closers.unshift(() => reporting.close());
+    if (reporting.sandbox) logger.warn('no REPORTING_* credentials: using the embedded sandbox (synthetic data)');
+    const loadDefinitions = () => loadReports(config.reportsDir, { now: clock() });
+    const initial = await loadDefinitions();
+    for (const problem of initial.problems)
+      logger.warn({ file: problem.file, line: problem.line }, `report definition problem: ${problem.message}`);
+    logger.info({ reports: initial.reports.length, broken: initial.broken.length }, 'report definitions loaded');
+
+    const settings = { admins: config.admins, timezone: config.timezone, sandbox: reporting.sandbox };
+    const base = {
+      client: reporting.client,
+      store,
+      charts: options.charts ?? sharedChartRenderer(),
+      logger,
+      clock,
+      workDir: options.workDir ?? join(tmpdir(), 'pivotbot'),
+      defaultTimeZone: config.timezone,
+      signal: shutdown.signal,
+    };
+    const app = await startSlackApp({
+      slack,
+      port: config.port,
+      commands: (gateway) => new PivotCommands({ ...base, slack: gateway, loadReports: loadDefinitions, settings }),
+      home: { store, loadReports: loadDefinitions, timezone: config.timezone, sandbox: reporting.sandbox },
+      logger,
+      secrets,
+      ...(options.slackRetry ? { retry: options.slackRetry } : {}),
+    });
+    closers.unshift(() => app.stop());
+    const deliveryDeps = { ...base, slack: app.gateway };
+    void resumeJobs(deliveryDeps)
+      .then((count) => count > 0 && logger.info({ count }, 'resumed unfinished async jobs'))
+      .catch((error: unknown) => logger.error({ err: toError(error) }, 'resuming jobs failed'));
+    let stopped: Promise<void> | undefined;
+    return {
+      config,
+      port: app.port,
+      store,
+      stop() {
+        stopped ??= (async () => {
+          shutdown.abort();
+          for (const close of closers) {
+            try {
+              await close();
+            } catch (error) {
+              logger.error({ err: toError(error) }, 'shutdown step failed');
+            }
+          }
+        })();
+        return stopped;
+      },
+    };
+  } catch (error) {
+    shutdown.abort();
+    for (const close of closers) await close().catch(() => undefined);
+    throw error;
+  }
+}

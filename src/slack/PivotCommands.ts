@@ -1,0 +1,288 @@
+import { PivotbotError, toError } from '../core/index.js';
+import { compileQuery, formatQueryError, QueryError } from '../query/index.js';
+import { type Block, errorMessage, type SlackMessage } from '../render/index.js';
+import { findReport, type LoadedReports, type ReportDefinition } from '../reports/index.js';
+import { type DeliveryDeps, type RunTarget, runAndDeliver } from './deliverRun.js';
+import { alertsMessage, helpMessage, listMessage, noticeMessage, showMessage, statusMessage } from './infoMessages.js';
+import { type ChannelRef, parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
+import { SlackDeliveryError } from './SlackGateway.js';
+
+/** Who asked, where, and how to answer them privately. */
+export interface CommandContext {
+  userId: string;
+  channelId: string;
+  /** The command's response_url: private answers go there (it works outside channels the bot is in). */
+  responseUrl: string;
+  /** Slack's trigger_id: the idempotency key of the run this command starts. */
+  triggerId?: string;
+}
+
+/** What a result's button asks for: the report (or query) again, maybe another range or its CSV. */
+export interface ButtonClick {
+  reportId: string;
+  query?: string;
+  range?: string;
+  csv: boolean;
+}
+
+export interface PivotCommandsDeps extends DeliveryDeps {
+  /** The report definitions, read fresh for each command so edits apply without a restart. */
+  loadReports: () => Promise<LoadedReports>;
+  settings: { admins: readonly string[]; timezone: string; sandbox: boolean };
+}
+
+/**
+ * The behaviour of `/pivot`: every subcommand, given already-parsed text and who asked. Answers
+ * go to the channel (results) or to the asker only (help, errors, confirmations).
+ */
+export class PivotCommands {
+  constructor(private readonly deps: PivotCommandsDeps) {}
+
+  /** Runs the command text; never throws (failures become a private error message). */
+  async execute(text: string, ctx: CommandContext): Promise<void> {
+    try {
+      await this.dispatch(parseSlashCommand(text), text, ctx);
+    } catch (error) {
+      await this.reportFailure(error, text, ctx);
+    }
+  }
+
+  /**
+   * A button click on a result: run the same report or query again (another range, or with its
+   * CSV into the message's thread). Never throws.
+   */
+  async button(click: ButtonClick, ctx: CommandContext & { threadTs?: string }): Promise<void> {
+    try {
+      const report = click.query !== undefined ? this.adhocReport(click.query) : await this.report(click.reportId);
+      await this.deliver(
+        {
+          report,
+          ...(click.query !== undefined ? { query: click.query } : {}),
+          ...(click.range ? { range: click.range } : {}),
+          csv: click.csv,
+        },
+        ctx,
+      );
+    } catch (error) {
+      await this.reportFailure(error, click.query ?? `run ${click.reportId}`, ctx);
+    }
+  }
+
+  /** Loads a named report (with "Did you mean" when it does not exist). */
+  async report(id: string) {
+    return findReport(await this.deps.loadReports(), id);
+  }
+
+  private adhocReport(query: string): { id: string; definition: ReportDefinition } {
+    const compiled = compileQuery(query, { now: this.deps.clock(), defaultTimeZone: this.deps.settings.timezone });
+    if (compiled.kind === 'run') throw new QueryError('A button cannot carry a run command.', 0, query.length);
+    return { id: 'adhoc', definition: compiled.definition };
+  }
+
+  private async dispatch(command: SlashCommand, text: string, ctx: CommandContext): Promise<void> {
+    const { settings, store } = this.deps;
+    switch (command.kind) {
+      case 'help':
+        return this.private(ctx, helpMessage(settings));
+      case 'list':
+        return this.private(ctx, listMessage(await this.deps.loadReports(), settings.timezone));
+      case 'show': {
+        const report = await this.report(command.report);
+        return this.private(ctx, showMessage(report, store.subscriptions.listByReport(report.id), settings.timezone));
+      }
+      case 'status':
+        return this.private(
+          ctx,
+          statusMessage(store.jobs.get(command.jobId), command.jobId, await this.liveStatus(command.jobId)),
+        );
+      case 'alerts':
+        return this.private(ctx, alertsMessage(store.incidents.listOpen()));
+      case 'subscribe':
+        return this.subscribe(command, ctx);
+      case 'unsubscribe':
+        return this.unsubscribe(command, ctx);
+      case 'query':
+        return this.query(command.text || text, ctx);
+    }
+  }
+
+  private async query(text: string, ctx: CommandContext): Promise<void> {
+    const compiled = compileQuery(text, { now: this.deps.clock(), defaultTimeZone: this.deps.settings.timezone });
+    if (compiled.kind === 'run') {
+      const report = await this.report(compiled.report.value);
+      return this.deliver({ report, ...(compiled.range !== undefined ? { range: compiled.range } : {}) }, ctx);
+    }
+    return this.deliver(
+      { report: { id: 'adhoc', definition: compiled.definition }, query: text, csv: compiled.csv },
+      ctx,
+    );
+  }
+
+  /** Runs and posts, recording the run under the command's trigger id so a retried request never runs twice. */
+  private async deliver(target: RunTarget, ctx: CommandContext & { threadTs?: string }): Promise<void> {
+    const key = ctx.triggerId ? `slack:${ctx.triggerId}` : undefined;
+    let runId: string | undefined;
+    if (key) {
+      const { run, started } = await this.deps.store.runs.start({
+        report: target.report.id,
+        trigger: 'manual',
+        idempotencyKey: key,
+        channel: ctx.channelId,
+      });
+      if (!started) {
+        this.deps.logger.info({ key }, 'duplicate Slack request ignored');
+        return;
+      }
+      runId = run.id;
+    }
+    try {
+      const delivered = await runAndDeliver(
+        target,
+        { channel: ctx.channelId, user: ctx.userId, ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}) },
+        this.deps,
+      );
+      if (runId) await this.deps.store.runs.finish(runId, { status: 'succeeded', messageTs: delivered.messageTs });
+    } catch (error) {
+      if (runId) {
+        const err = toError(error);
+        await this.deps.store.runs
+          .finish(runId, {
+            status: 'failed',
+            error: { code: (error as { code?: string }).code ?? 'ERROR', message: err.message },
+          })
+          .catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  private async subscribe(command: Extract<SlashCommand, { kind: 'subscribe' }>, ctx: CommandContext): Promise<void> {
+    if (!this.isAdmin(ctx.userId)) return this.private(ctx, refusal('subscribe channels to digests'));
+    const report = await this.report(command.report);
+    const channel = this.channelId(command.channel, ctx);
+    const schedule = command.schedule
+      ? 'at' in command.schedule
+        ? atToCron(command.schedule.at)
+        : command.schedule.cron
+      : undefined;
+    const { created } = await this.deps.store.subscriptions.add({
+      report: report.id,
+      channel,
+      createdBy: ctx.userId,
+      ...(schedule ? { schedule } : {}),
+    });
+    const when = command.schedule
+      ? 'at' in command.schedule
+        ? `daily at ${command.schedule.at} (${this.deps.settings.timezone})`
+        : `on \`${command.schedule.cron}\` (${this.deps.settings.timezone})`
+      : 'on the report’s own schedule';
+    const verb = created ? 'Subscribed' : 'Updated the subscription of';
+    return this.private(
+      ctx,
+      noticeMessage(
+        `:white_check_mark: ${verb} <#${channel}> to *${report.definition.title}* (\`${report.id}\`), ${when}.\nThe subscription is saved; scheduled posting arrives with the scheduler, so nothing is posted automatically yet. \`/pivot run ${report.id}\` posts it now.`,
+      ),
+    );
+  }
+
+  private async unsubscribe(
+    command: Extract<SlashCommand, { kind: 'unsubscribe' }>,
+    ctx: CommandContext,
+  ): Promise<void> {
+    if (!this.isAdmin(ctx.userId)) return this.private(ctx, refusal('unsubscribe channels'));
+    const channel = this.channelId(command.channel, ctx);
+    const removed = await this.deps.store.subscriptions.remove(command.report, channel);
+    return this.private(
+      ctx,
+      noticeMessage(
+        removed
+          ? `:white_check_mark: <#${channel}> no longer gets \`${removed.report}\`.`
+          : `<#${channel}> was not subscribed to \`${command.report}\`; \`/pivot show ${command.report}\` lists its channels.`,
+      ),
+    );
+  }
+
+  private isAdmin(userId: string): boolean {
+    return this.deps.settings.admins.includes(userId);
+  }
+
+  private channelId(ref: ChannelRef | undefined, ctx: CommandContext): string {
+    if (!ref) return ctx.channelId;
+    if (ref.id) return ref.id;
+    throw new PivotbotError('CHANNEL_NAME_ONLY', `Channel #${ref.name} given by name only`, {
+      userMessage: `Pick #${ref.name} from Slack's channel suggestions when you type it (so I get its id), or run the command in that channel.`,
+    });
+  }
+
+  private async liveStatus(jobId: string): Promise<string | undefined> {
+    try {
+      return (await this.deps.client.asyncPivot(jobId)).status;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async private(ctx: CommandContext, message: SlackMessage): Promise<void> {
+    await this.deps.slack.respond(ctx.responseUrl, message);
+  }
+
+  /** Tells the asker what went wrong, privately; logs what was unexpected. */
+  private async reportFailure(error: unknown, text: string, ctx: CommandContext): Promise<void> {
+    const message = failureMessage(error, text);
+    if (!(error instanceof PivotbotError) || error.code === 'INVARIANT') {
+      this.deps.logger.error({ err: error, userId: ctx.userId }, 'command failed unexpectedly');
+    } else {
+      this.deps.logger.info({ code: error.code, userId: ctx.userId }, 'command refused');
+    }
+    try {
+      await this.deps.slack.respond(ctx.responseUrl, message);
+    } catch (respondError) {
+      this.deps.logger.warn({ err: respondError }, 'could not tell the user about a failure');
+    }
+  }
+}
+
+/** The private message for a failure: the caret text for query errors, "Did you mean", a hint. */
+export function failureMessage(error: unknown, text: string): SlackMessage {
+  if (error instanceof QueryError) {
+    const pointed = formatQueryError(text, error).replace(/```/g, "'''");
+    const blocks: Block[] = [
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `:warning: I could not read that query.\n\`\`\`${pointed}\`\`\`` },
+      },
+      {
+        type: 'context',
+        elements: [{ type: 'mrkdwn', text: '`/pivot help` shows examples; docs/query-language.md has them all.' }],
+      },
+    ];
+    return { text: error.message, blocks };
+  }
+  if (error instanceof PivotbotError) {
+    const hint =
+      error instanceof SlackDeliveryError ? undefined : error.retryable ? 'Try again in a few minutes.' : undefined;
+    const suggestions = (error as { suggestions?: readonly string[] }).suggestions;
+    return errorMessage({
+      userMessage: error.userMessage,
+      code: error.code,
+      ...(hint ? { hint } : {}),
+      ...(suggestions && suggestions.length > 0 ? { suggestions } : {}),
+    });
+  }
+  return errorMessage({
+    userMessage: 'Something went wrong on pivotbot’s side; it has been logged.',
+    code: 'INTERNAL',
+  });
+}
+
+function refusal(what: string): SlackMessage {
+  return noticeMessage(
+    `:no_entry: Only pivotbot admins can ${what}. Ask one of them, or an operator can add you to PIVOTBOT_ADMINS.`,
+  );
+}
+
+/** `09:30` → `30 9 * * *`. */
+export function atToCron(at: string): string {
+  const [hour = '0', minute = '0'] = at.split(':');
+  return `${Number(minute)} ${Number(hour)} * * *`;
+}

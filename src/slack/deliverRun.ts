@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { type Logger, toError } from '../core/index.js';
+import {
+  adhocMessage,
+  buildChartConfig,
+  type ChartImage,
+  type ChartRenderer,
+  digestMessage,
+  jobProgressMessage,
+  type SlackMessage,
+} from '../render/index.js';
+import type { AsyncPivot, ReportingClient } from '../reporting/index.js';
+import { type RangeSpec, type ReportDefinition, type ReportView, runReport } from '../reports/index.js';
+import type { Store } from '../store/index.js';
+import { SlackDeliveryError, type SlackGateway } from './SlackGateway.js';
+
+/** Rows shown in a message's table; a longer result gets its CSV in the thread. */
+export const TABLE_ROWS = 10;
+
+export interface DeliveryDeps {
+  slack: SlackGateway;
+  client: ReportingClient;
+  store: Store;
+  charts: ChartRenderer;
+  logger: Logger;
+  clock: () => Date;
+  /** Where runs write their CSV before it is uploaded (one folder per run, removed after). */
+  workDir: string;
+  defaultTimeZone: string;
+  /** Aborted on shutdown: in-flight polling stops and its job stays active for the next start. */
+  signal: AbortSignal;
+}
+
+/** What to run: a named report, or a compiled ad-hoc / postbacks query. */
+export interface RunTarget {
+  report: { id: string; definition: ReportDefinition };
+  /** The query text for ad-hoc runs (echoed in the message, kept for re-runs). */
+  query?: string;
+  range?: RangeSpec;
+  mode?: 'sync' | 'async' | 'auto';
+  /** The asker wants the CSV whatever the size. */
+  csv?: boolean;
+}
+
+export interface RunPlace {
+  channel: string;
+  user: string;
+  /** Post into this thread instead of the channel (the CSV button). */
+  threadTs?: string;
+}
+
+export interface Delivered {
+  view: ReportView;
+  messageTs: string;
+  jobId?: string;
+}
+
+/**
+ * Runs a report or query and posts its result: a digest-style message with headline numbers,
+ * table and chart in the channel, and the CSV in its thread when asked for or when the table was
+ * cut. An async run first posts a progress message, stores the job (before polling starts),
+ * updates the message in place, and delivers the result in its thread.
+ */
+export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: DeliveryDeps): Promise<Delivered> {
+  const runDir = join(deps.workDir, 'runs', randomUUID());
+  await mkdir(runDir, { recursive: true });
+  const title = target.report.definition.title;
+  let progress: { jobId: string; ts: string; startedAt: string } | undefined;
+  const onStatus = async (job: AsyncPivot) => {
+    if (!progress) {
+      progress = await startJob(job, target, place, deps);
+      return;
+    }
+    await updateProgress(deps, place.channel, progress, { status: job.status, title });
+  };
+  try {
+    const view = await runReport(
+      target.report,
+      {
+        client: deps.client,
+        now: deps.clock,
+        outDir: runDir,
+        logger: deps.logger,
+        defaultTimeZone: deps.defaultTimeZone,
+        asyncWait: { onStatus, signal: deps.signal },
+      },
+      { ...(target.range !== undefined ? { range: target.range } : {}), ...(target.mode ? { mode: target.mode } : {}) },
+    );
+    const threadTs = progress?.ts ?? place.threadTs;
+    const messageTs = await postResult(view, target, { ...place, ...(threadTs ? { threadTs } : {}) }, deps);
+    if (progress) {
+      await updateProgress(deps, place.channel, progress, {
+        status: 'READY',
+        title,
+        ...(view.csvPath ? { resultName: basename(view.csvPath) } : {}),
+      });
+      await deps.store.jobs.update(progress.jobId, {
+        status: 'succeeded',
+        ...(view.csvPath ? { resultFile: basename(view.csvPath) } : {}),
+      });
+    }
+    return { view, messageTs, ...(progress ? { jobId: progress.jobId } : {}) };
+  } catch (error) {
+    if (progress && !deps.signal.aborted) {
+      const err = toError(error);
+      const userMessage = (error as { userMessage?: string }).userMessage ?? 'The job failed.';
+      await updateProgress(deps, place.channel, progress, { status: 'FAILED', title, error: userMessage });
+      await deps.store.jobs
+        .update(progress.jobId, {
+          status: 'failed',
+          error: { code: (error as { code?: string }).code ?? 'ERROR', message: err.message },
+        })
+        .catch(() => undefined);
+    }
+    throw error;
+  } finally {
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+/** Stores the job first (so a restart can resume it), then posts its progress message. */
+async function startJob(job: AsyncPivot, target: RunTarget, place: RunPlace, deps: DeliveryDeps) {
+  const startedAt = deps.clock().toISOString();
+  await deps.store.jobs.create({
+    id: job.id,
+    request: {
+      reportId: target.report.id,
+      title: target.report.definition.title,
+      ...(target.query ? { query: target.query } : {}),
+      ...(target.range !== undefined ? { range: target.range } : {}),
+    },
+    requester: place.user,
+    channel: place.channel,
+  });
+  const message = jobProgressMessage({
+    jobId: job.id,
+    title: target.report.definition.title,
+    status: job.status,
+    startedAt,
+    now: startedAt,
+  });
+  const ts = await deps.slack.post(place.channel, message, place.threadTs ? { threadTs: place.threadTs } : {});
+  await deps.store.jobs.update(job.id, { threadTs: ts, status: 'running' });
+  return { jobId: job.id, ts, startedAt };
+}
+
+async function updateProgress(
+  deps: DeliveryDeps,
+  channel: string,
+  progress: { jobId: string; ts: string; startedAt: string },
+  state: { status: string; title: string; resultName?: string; error?: string },
+): Promise<void> {
+  const message = jobProgressMessage({
+    jobId: progress.jobId,
+    startedAt: progress.startedAt,
+    now: deps.clock().toISOString(),
+    ...state,
+  });
+  try {
+    await deps.slack.update(channel, progress.ts, message);
+  } catch (error) {
+    deps.logger.warn({ err: error, jobId: progress.jobId }, 'could not update the progress message');
+  }
+}
+
+/** Posts the result message (with its chart) and, when needed, the CSV in its thread. */
+async function postResult(view: ReportView, target: RunTarget, place: RunPlace, deps: DeliveryDeps): Promise<string> {
+  const csvName = view.csvPath ? basename(view.csvPath) : undefined;
+  const chartPng = await renderChart(view, deps);
+  const build = (chart?: ChartImage): SlackMessage => {
+    const options = { tableRows: TABLE_ROWS, ...(csvName ? { csvName } : {}), ...(chart ? { chart } : {}) };
+    return target.query !== undefined
+      ? adhocMessage(view, { ...options, query: target.query, userId: place.user })
+      : digestMessage(view, options);
+  };
+  const inThread = place.threadTs ? { threadTs: place.threadTs } : {};
+  let ts: string;
+  let chartPosted = false;
+  if (chartPng) {
+    try {
+      const fileId = await deps.slack.uploadPrivate({
+        filename: `${view.reportId}.png`,
+        data: chartPng.data,
+        title: chartPng.alt,
+        altText: chartPng.alt,
+      });
+      ts = await deps.slack.post(place.channel, build({ slackFileId: fileId, alt: chartPng.alt }), inThread);
+      chartPosted = true;
+    } catch (error) {
+      if (
+        !(error instanceof SlackDeliveryError) ||
+        error.slackError === 'not_in_channel' ||
+        error.slackError === 'channel_not_found'
+      )
+        throw error;
+      deps.logger.warn({ err: error }, 'chart in the message failed; posting it in the thread instead');
+      ts = await deps.slack.post(place.channel, build(), inThread);
+    }
+  } else {
+    ts = await deps.slack.post(place.channel, build(), inThread);
+  }
+  const threadTs = place.threadTs ?? ts;
+  const files = [];
+  if (chartPng && !chartPosted)
+    files.push({ filename: `${view.reportId}.png`, data: chartPng.data, title: chartPng.alt });
+  const cut = view.rows.length > TABLE_ROWS || view.totalRowCount > view.rows.length;
+  if (view.csvPath && (target.csv || cut)) {
+    files.push({
+      filename: basename(view.csvPath),
+      data: await readFile(view.csvPath),
+      title: `${view.title}: ${view.range.label}`,
+    });
+  }
+  if (files.length > 0) await deps.slack.upload(place.channel, files, { threadTs });
+  return ts;
+}
+
+async function renderChart(view: ReportView, deps: DeliveryDeps): Promise<{ data: Buffer; alt: string } | undefined> {
+  const spec = buildChartConfig(view);
+  if (!spec) return undefined;
+  try {
+    return { data: await deps.charts.render(spec), alt: spec.alt };
+  } catch (error) {
+    deps.logger.error({ err: error, report: view.reportId }, 'chart rendering failed; posting without it');
+    return undefined;
+  }
+}
+
+/**
+ * After a restart: every job still active in the store is polled to the end and its CSV delivered
+ * in its thread, once (the job is marked succeeded right after the upload).
+ */
+export async function resumeJobs(deps: DeliveryDeps): Promise<number> {
+  const active = deps.store.jobs.listActive();
+  await Promise.all(active.map((job) => resumeJob(job.id, deps)));
+  return active.length;
+}
+
+async function resumeJob(jobId: string, deps: DeliveryDeps): Promise<void> {
+  const stored = deps.store.jobs.get(jobId);
+  if (!stored) return;
+  const title = typeof stored.request.title === 'string' ? stored.request.title : 'Report job';
+  const startedAt = stored.startedAt ?? stored.createdAt;
+  deps.logger.info({ jobId }, 'resuming an async job after restart');
+  let threadTs = stored.threadTs;
+  try {
+    if (!threadTs) {
+      threadTs = await deps.slack.post(
+        stored.channel,
+        jobProgressMessage({ jobId, title, status: 'RUNNING', startedAt, now: deps.clock().toISOString() }),
+      );
+      await deps.store.jobs.update(jobId, { threadTs, status: 'running' });
+    }
+    const progress = { jobId, ts: threadTs, startedAt };
+    const job = await deps.client.waitForAsyncPivot(jobId, {
+      signal: deps.signal,
+      onStatus: (j) => updateProgress(deps, stored.channel, progress, { status: j.status, title }),
+    });
+    const dir = join(deps.workDir, 'runs', randomUUID());
+    try {
+      const reportId = typeof stored.request.reportId === 'string' ? stored.request.reportId : 'result';
+      const csv = await deps.client.downloadAsyncPivotCsv(job, join(dir, `${reportId}.csv`), undefined, {
+        signal: deps.signal,
+      });
+      const summary: SlackMessage = {
+        text: `${title}: ${csv.rows} rows`,
+        blocks: [
+          {
+            type: 'section',
+            text: {
+              type: 'mrkdwn',
+              text: `*${title}* is ready: ${csv.rows.toLocaleString('en-US')} rows × ${csv.columns.length} columns (${csv.columns.join(', ')}). The CSV is below.`,
+            },
+          },
+          {
+            type: 'context',
+            elements: [{ type: 'mrkdwn', text: 'Delivered after pivotbot restarted while the job was running.' }],
+          },
+        ],
+      };
+      await deps.slack.post(stored.channel, summary, { threadTs });
+      await deps.slack.upload(
+        stored.channel,
+        [{ filename: basename(csv.path), data: await readFile(csv.path), title }],
+        { threadTs },
+      );
+      await deps.store.jobs.update(jobId, { status: 'succeeded', resultFile: basename(csv.path) });
+      await updateProgress(deps, stored.channel, progress, { status: 'READY', title, resultName: basename(csv.path) });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  } catch (error) {
+    if (deps.signal.aborted) return;
+    const err = toError(error);
+    deps.logger.error({ err, jobId }, 'resumed job failed');
+    await deps.store.jobs
+      .update(jobId, {
+        status: 'failed',
+        error: { code: (error as { code?: string }).code ?? 'ERROR', message: err.message },
+      })
+      .catch(() => undefined);
+    if (threadTs) {
+      const userMessage = (error as { userMessage?: string }).userMessage ?? 'The job failed.';
+      await updateProgress(
+        deps,
+        stored.channel,
+        { jobId, ts: threadTs, startedAt },
+        { status: 'FAILED', title, error: userMessage },
+      );
+    }
+  }
+}

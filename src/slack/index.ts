@@ -1,0 +1,29 @@
+// The Slack app: /pivot commands, buttons, App Home, async jobs in threads, and the gateway to the Web API.
+export { parseActionValue, type RunningSlackApp, type SlackAppOptions, startSlackApp } from './createSlackApp.js';
+export { RecentKeys } from './dedupe.js';
+export {
+  type DeliveryDeps,
+  type RunPlace,
+  type RunTarget,
+  resumeJobs,
+  runAndDeliver,
+  TABLE_ROWS,
+} from './deliverRun.js';
+export { type HomeInput, homeView } from './homeView.js';
+export { alertsMessage, helpMessage, listMessage, scheduleText, showMessage, statusMessage } from './infoMessages.js';
+export {
+  atToCron,
+  type ButtonClick,
+  type CommandContext,
+  failureMessage,
+  PivotCommands,
+  type PivotCommandsDeps,
+} from './PivotCommands.js';
+export { parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
+export {
+  SlackDeliveryError,
+  type SlackGateway,
+  toDeliveryError,
+  type UploadFile,
+  WebApiGateway,
+} from './SlackGateway.js';
