@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { CliIo } from './io.js';
-import { NotBuiltYetError } from './notBuiltYet.js';
+import { runSandboxCommand } from '../../sandbox/index.js';
+import { type CliIo, CommandExit } from './io.js';
 
-/** `pivotbot sandbox`: the embedded Reporting Service alone. */
-export function registerSandbox(program: Command, _io: CliIo): void {
+/** `pivotbot sandbox`: the embedded Reporting Service alone, until SIGINT or SIGTERM. */
+export function registerSandbox(program: Command, io: CliIo): void {
   program
     .command('sandbox')
     .description('serve the embedded Reporting Service (OAuth token, GraphQL, signed CSV downloads)')
@@ -12,7 +12,8 @@ export function registerSandbox(program: Command, _io: CliIo): void {
     .option('--seed <n>', 'seed of the synthetic data', '1')
     .option('--client-id <id>', 'OAuth client id', 'sandbox')
     .option('--client-secret <secret>', 'OAuth client secret', 'sandbox-secret')
-    .action(() => {
-      throw new NotBuiltYetError('sandbox', 'the sandbox issue');
+    .action(async (options: Record<string, string>) => {
+      const code = await runSandboxCommand(options, io);
+      if (code !== 0) throw new CommandExit(code);
     });
 }

@@ -1,0 +1,179 @@
+/**
+ * Asynchronous pivots: PENDING → QUEUED → RUNNING → READY (or UP_FOR_RETRY and on again, or
+ * FAILED), run by a bounded worker pool. DuckDB writes each result as an RFC 4180 CSV whose
+ * header is the requested dimension and metric names.
+ */
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../core/index.js';
+import { sqlString } from './data/seedLists.js';
+import type { SandboxDb } from './db.js';
+import type { Faults } from './faults.js';
+import { compilePivot, type PivotQuery } from './sql/compileSql.js';
+
+export type AsyncStatus = 'PENDING' | 'QUEUED' | 'RUNNING' | 'READY' | 'UP_FOR_RETRY' | 'FAILED';
+
+/** PivotParams as the spec shows them: JSON text for the structured parts. */
+export interface PivotParamsView {
+  from: string;
+  to: string;
+  options: string | null;
+  dimensions: string[] | null;
+  metrics: string[] | null;
+  cleanup: string | null;
+  granularity: string | null;
+  filter: string | null;
+  cohortType: string | null;
+  cohortWindow: string | null;
+  context: string | null;
+}
+
+export interface AsyncJob {
+  id: string;
+  userId: number;
+  status: AsyncStatus;
+  created: Date;
+  lastUpdated: Date;
+  pivotParams: PivotParamsView;
+  query: PivotQuery;
+  attempts: number;
+  /** Path of the CSV once READY. */
+  file: string | null;
+  bytes: number;
+}
+
+export interface AsyncJobDeps {
+  db: SandboxDb;
+  /** Folder the CSV files go to. */
+  dir: string;
+  concurrency: number;
+  faults: () => Faults;
+  random: () => number;
+  log: Logger;
+}
+
+export class AsyncJobRunner {
+  private readonly jobs = new Map<string, AsyncJob>();
+  private readonly queue: AsyncJob[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(private readonly deps: AsyncJobDeps) {}
+
+  /** Registers a job (PENDING) and schedules it. */
+  create(userId: number, query: PivotQuery, pivotParams: PivotParamsView): AsyncJob {
+    const now = new Date();
+    const job: AsyncJob = {
+      id: randomUUID(),
+      userId,
+      status: 'PENDING',
+      created: now,
+      lastUpdated: now,
+      pivotParams,
+      query,
+      attempts: 0,
+      file: null,
+      bytes: 0,
+    };
+    this.jobs.set(job.id, job);
+    this.later(() => this.enqueue(job));
+    return job;
+  }
+
+  /** The caller's job with this id (another user's job is not found). */
+  get(id: string, userId: number): AsyncJob | undefined {
+    const job = this.jobs.get(id);
+    return job !== undefined && job.userId === userId ? job : undefined;
+  }
+
+  /** The CSV of a READY job, by id (signed URLs carry no caller). */
+  fileOf(id: string): string | null {
+    const job = this.jobs.get(id);
+    return job?.status === 'READY' ? job.file : null;
+  }
+
+  /** The caller's jobs, newest first. */
+  list(userId: number): AsyncJob[] {
+    return [...this.jobs.values()].filter((j) => j.userId === userId).sort((a, b) => +b.created - +a.created);
+  }
+
+  /** Stops scheduling, clears timers and waits for running jobs. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private set(job: AsyncJob, status: AsyncStatus): void {
+    job.status = status;
+    job.lastUpdated = new Date();
+  }
+
+  private later(fn: () => void): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.stopped) fn();
+    }, this.deps.faults().asyncStepMs);
+    this.timers.add(timer);
+  }
+
+  /** QUEUED lasts at least one step, so pollers can see it even when a worker is free. */
+  private enqueue(job: AsyncJob): void {
+    this.set(job, 'QUEUED');
+    this.later(() => {
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.running.size < this.deps.concurrency && this.queue.length > 0) {
+      const job = this.queue.shift() as AsyncJob;
+      const run = this.run(job).finally(() => {
+        this.running.delete(run);
+        this.pump();
+      });
+      this.running.add(run);
+    }
+  }
+
+  private async run(job: AsyncJob): Promise<void> {
+    this.set(job, 'RUNNING');
+    job.attempts++;
+    const faults = this.deps.faults();
+    if (faults.asyncStepMs > 0) await new Promise<void>((resolve) => this.later(resolve));
+    if (this.stopped) return;
+    if (this.deps.random() < faults.asyncFailureRate) {
+      this.set(job, 'FAILED');
+      return;
+    }
+    if (job.attempts === 1 && this.deps.random() < faults.asyncRetryRate) {
+      this.set(job, 'UP_FOR_RETRY');
+      this.later(() => this.enqueue(job));
+      return;
+    }
+    try {
+      const file = join(this.deps.dir, `${job.id}.csv`);
+      job.bytes = await writeCsv(this.deps.db, job.query, file);
+      job.file = file;
+      this.set(job, 'READY');
+    } catch (error) {
+      this.deps.log.warn({ err: error, jobId: job.id }, 'async pivot failed');
+      this.set(job, 'FAILED');
+    }
+  }
+}
+
+/** Writes the pivot's rows (no totals) as CSV with DuckDB's COPY; returns the file size. */
+export async function writeCsv(db: SandboxDb, query: PivotQuery, file: string): Promise<number> {
+  const compiled = compilePivot({ ...query, includeTotals: false });
+  const select = compiled.columns.map((c) => `${c.column} AS "${c.name.replaceAll('"', '""')}"`).join(', ');
+  await db.exec(
+    `COPY (SELECT ${select} FROM (${compiled.sql})) TO ${sqlString(file)} (FORMAT csv, HEADER, DELIMITER ',')`,
+  );
+  return (await stat(file)).size;
+}

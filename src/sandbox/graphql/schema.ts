@@ -1,0 +1,225 @@
+/**
+ * The GraphQL schema, built from the catalog so the two can never disagree: every enum, input,
+ * output type and operation, PivotResult = every dimension + every metric (with arguments),
+ * PivotMetrics and PivotDimensions as interfaces so fragments on them spread inside `results`.
+ */
+import {
+  type GraphQLArgumentConfig,
+  GraphQLBoolean,
+  GraphQLEnumType,
+  type GraphQLFieldConfigMap,
+  type GraphQLFieldResolver,
+  GraphQLFloat,
+  GraphQLInputObjectType,
+  type GraphQLInputType,
+  GraphQLInt,
+  GraphQLInterfaceType,
+  GraphQLList,
+  type GraphQLNamedType,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLOutputType,
+  GraphQLSchema,
+  GraphQLString,
+  type GraphQLType,
+  isInputType,
+  isOutputType,
+} from 'graphql';
+import {
+  type ArgumentDef,
+  DIMENSIONS,
+  ENUMS,
+  getMetricArgument,
+  INPUT_TYPES,
+  METRICS,
+  OPERATIONS,
+  OUTPUT_TYPES,
+} from '../../reporting/catalog/index.js';
+import { DateTimeScalar, LongScalar } from './scalars.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: resolvers receive arbitrary sources and contexts
+type Resolver = GraphQLFieldResolver<any, any>;
+
+export interface SchemaResolvers {
+  /** One resolver per operation name (pivot, asyncPivot, asyncPivots, postbackShare, createAsyncPivot). */
+  operations: Readonly<Record<string, Resolver>>;
+  /** Resolves every dimension and metric field of PivotResult / PivotTotals from a computed row. */
+  pivotField: Resolver;
+}
+
+/** Builds the schema. @example const schema = buildSandboxSchema({ operations, pivotField }); */
+export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
+  const named = new Map<string, GraphQLNamedType>([
+    ['String', GraphQLString],
+    ['Int', GraphQLInt],
+    ['Float', GraphQLFloat],
+    ['Boolean', GraphQLBoolean],
+    ['Long', LongScalar],
+    ['DateTime', DateTimeScalar],
+  ]);
+  const get = (name: string): GraphQLNamedType => {
+    const type = named.get(name);
+    if (type === undefined) throw new Error(`schema: unknown type ${name}`);
+    return type;
+  };
+  const parse = (notation: string): GraphQLType => {
+    const text = notation.trim();
+    if (text.endsWith('!')) return new GraphQLNonNull(parse(text.slice(0, -1)) as GraphQLNamedType);
+    if (text.startsWith('[') && text.endsWith(']')) return new GraphQLList(parse(text.slice(1, -1)));
+    return get(text);
+  };
+  const input = (notation: string): GraphQLInputType => {
+    const type = parse(notation);
+    if (!isInputType(type)) throw new Error(`schema: ${notation} is not an input type`);
+    return type;
+  };
+  const output = (notation: string): GraphQLOutputType => {
+    const type = parse(notation);
+    if (!isOutputType(type)) throw new Error(`schema: ${notation} is not an output type`);
+    return type;
+  };
+  const argument = (def: ArgumentDef): GraphQLArgumentConfig => ({
+    type: input(def.type),
+    description: def.description,
+    ...(def.default === undefined ? {} : { defaultValue: def.default }),
+  });
+
+  for (const e of ENUMS) {
+    named.set(
+      e.name,
+      new GraphQLEnumType({
+        name: e.name,
+        description: e.note === undefined ? e.description : `${e.description}\n\n${e.note}`,
+        values: Object.fromEntries(e.values.map((v) => [v, { value: v }])),
+      }),
+    );
+  }
+  for (const t of INPUT_TYPES) {
+    named.set(
+      t.name,
+      new GraphQLInputObjectType({
+        name: t.name,
+        description: t.note === undefined ? t.description : `${t.description}\n\n${t.note}`,
+        fields: () =>
+          Object.fromEntries(
+            t.fields.map((f) => [
+              f.name,
+              {
+                type: input(f.type),
+                ...(f.description === undefined ? {} : { description: f.description }),
+                ...(f.default === undefined ? {} : { defaultValue: f.default }),
+              },
+            ]),
+          ),
+      }),
+    );
+  }
+  for (const t of OUTPUT_TYPES) {
+    named.set(
+      t.name,
+      new GraphQLObjectType({
+        name: t.name,
+        description: t.note === undefined ? t.description : `${t.description}\n\n${t.note}`,
+        fields: () =>
+          Object.fromEntries(
+            t.fields.map((f) => [
+              f.name,
+              { type: output(f.type), ...(f.description === undefined ? {} : { description: f.description }) },
+            ]),
+          ),
+      }),
+    );
+  }
+
+  const metricFields = (withResolver: boolean): GraphQLFieldConfigMap<unknown, unknown> =>
+    Object.fromEntries(
+      METRICS.map((m) => [
+        m.name,
+        {
+          type: output(m.type),
+          description: m.description,
+          args: Object.fromEntries(
+            m.args.map((name) => {
+              const def = getMetricArgument(name);
+              if (def === undefined) throw new Error(`schema: metric ${m.name} names unknown argument ${name}`);
+              return [name, argument(def)];
+            }),
+          ),
+          ...(withResolver ? { resolve: resolvers.pivotField } : {}),
+        },
+      ]),
+    );
+  const dimensionFields = (withResolver: boolean): GraphQLFieldConfigMap<unknown, unknown> =>
+    Object.fromEntries(
+      DIMENSIONS.map((d) => [
+        d.name,
+        {
+          type: output(d.type),
+          description: d.description,
+          args: Object.fromEntries(d.args.map((a) => [a.name, argument(a)])),
+          ...(withResolver ? { resolve: resolvers.pivotField } : {}),
+        },
+      ]),
+    );
+
+  const pivotMetrics = new GraphQLInterfaceType({
+    name: 'PivotMetrics',
+    description: 'every metric field, with its arguments; fragments on it may be spread in results and totals',
+    fields: () => metricFields(false),
+  });
+  const pivotDimensions = new GraphQLInterfaceType({
+    name: 'PivotDimensions',
+    description: 'every dimension field, with its arguments',
+    fields: () => dimensionFields(false),
+  });
+  const pivotResult = new GraphQLObjectType({
+    name: 'PivotResult',
+    description: 'one result row: every dimension field and every metric field',
+    interfaces: [pivotDimensions, pivotMetrics],
+    fields: () => ({ ...dimensionFields(true), ...metricFields(true) }),
+  });
+  const pivotTotals = new GraphQLObjectType({
+    name: 'PivotTotals',
+    description: 'the metrics aggregated over the whole report (after cleanup)',
+    interfaces: [pivotMetrics],
+    fields: () => metricFields(true),
+  });
+  named.set('PivotMetrics', pivotMetrics);
+  named.set('PivotDimensions', pivotDimensions);
+  named.set('PivotResult', pivotResult);
+  named.set('PivotTotals', pivotTotals);
+  named.set(
+    'Pivot',
+    new GraphQLObjectType({
+      name: 'Pivot',
+      description: 'a synchronous report: result rows and totals',
+      fields: () => ({
+        results: { type: output('[PivotResult!]!') },
+        totals: { type: output('PivotTotals!') },
+      }),
+    }),
+  );
+
+  const operationFields = (kind: 'query' | 'mutation') =>
+    Object.fromEntries(
+      OPERATIONS.filter((op) => op.kind === kind).map((op) => {
+        const resolve = resolvers.operations[op.name];
+        if (resolve === undefined) throw new Error(`schema: no resolver for operation ${op.name}`);
+        return [
+          op.name,
+          {
+            type: output(op.returns),
+            description: op.description,
+            args: Object.fromEntries(op.args.map((a) => [a.name, argument(a)])),
+            resolve,
+          },
+        ];
+      }),
+    );
+
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: () => operationFields('query') }),
+    mutation: new GraphQLObjectType({ name: 'Mutation', fields: () => operationFields('mutation') }),
+    types: [pivotResult, pivotTotals],
+  });
+}

@@ -1,0 +1,99 @@
+/** `pivotbot sandbox`: starts the sandbox, prints friendly text and one JSON ready line, stops on SIGINT/SIGTERM. */
+import { ConfigError } from '../core/index.js';
+import type { Scale } from './data/generate.js';
+import { type RunningSandbox, startSandbox } from './startSandbox.js';
+
+export interface SandboxCommandOptions {
+  port?: string | number;
+  scale?: string;
+  seed?: string | number;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export interface SandboxCommandIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Resolves when the command should stop; defaults to the first SIGINT or SIGTERM. */
+  until?: Promise<void>;
+  /** Called once the sandbox is ready (tests use it). */
+  onReady?: (sandbox: RunningSandbox) => void;
+}
+
+const SCALES: readonly Scale[] = ['small', 'medium', 'large'];
+
+/** Parses the flags; every problem names its flag. */
+export function parseSandboxOptions(options: SandboxCommandOptions): {
+  port: number;
+  scale: Scale;
+  seed: number;
+  clientId: string;
+  clientSecret: string;
+} {
+  const problems: string[] = [];
+  const port = Number(options.port ?? 4010);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    problems.push(`--port: ${JSON.stringify(String(options.port))} is not a port number (0-65535; 0 picks a free one)`);
+  }
+  const scale = (options.scale ?? 'small') as Scale;
+  if (!SCALES.includes(scale))
+    problems.push(`--scale: ${JSON.stringify(options.scale)} is not one of ${SCALES.join(', ')}`);
+  const seed = Number(options.seed ?? 1);
+  if (!Number.isSafeInteger(seed)) problems.push(`--seed: ${JSON.stringify(String(options.seed))} is not an integer`);
+  const clientId = options.clientId ?? 'sandbox';
+  const clientSecret = options.clientSecret ?? 'sandbox-secret';
+  if (clientId === '') problems.push('--client-id: must not be empty');
+  if (clientSecret === '') problems.push('--client-secret: must not be empty');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { port, scale, seed, clientId, clientSecret };
+}
+
+function signals(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}
+
+/**
+ * Runs the command until a signal; resolves to the exit code.
+ *
+ * @example process.exitCode = await runSandboxCommand({ port: '0' }, { out, err });
+ */
+export async function runSandboxCommand(options: SandboxCommandOptions, io: SandboxCommandIo): Promise<number> {
+  const parsed = parseSandboxOptions(options);
+  const until = io.until ?? signals();
+  io.err(`Generating the ${parsed.scale} data set (seed ${parsed.seed})…\n`);
+  const sandbox = await startSandbox(parsed);
+  const g = sandbox.generation;
+  io.out(
+    [
+      `pivotbot sandbox: the Reporting Service on ${sandbox.baseUrl}`,
+      `  token:   POST ${sandbox.authUrl} (form-encoded client_credentials)`,
+      `  graphql: POST ${sandbox.graphqlUrl} (also ${sandbox.baseUrl}/graphql)`,
+      `  client:  ${sandbox.clientId} / ${'*'.repeat(Math.min(8, sandbox.clientSecret.length))}`,
+      `  data:    ${g.factRows.toLocaleString('en-US')} fact rows, ${g.dataStart.toISOString().slice(0, 10)} to ${g.dataEnd.toISOString().slice(0, 13)}:00Z, generated in ${(g.millis / 1000).toFixed(1)} s`,
+      '  Stop with Ctrl-C.',
+      '',
+    ].join('\n'),
+  );
+  io.out(
+    `${JSON.stringify({
+      ready: true,
+      authUrl: sandbox.authUrl,
+      graphqlUrl: sandbox.graphqlUrl,
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+    })}\n`,
+  );
+  io.onReady?.(sandbox);
+  await until;
+  io.err('Stopping the sandbox…\n');
+  await sandbox.stop();
+  return 0;
+}

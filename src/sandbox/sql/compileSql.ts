@@ -1,0 +1,315 @@
+/**
+ * Compiles a pivot request (dimensions, metrics with arguments, filter, cleanup, cohorts, time
+ * zone…) into one DuckDB query. Pure: no I/O, unit-tested on its SQL and run by the resolvers.
+ *
+ * Shape: `base` groups the fact table by the dimensions and computes every metric component;
+ * `kept` applies cleanup (HAVING-like, after aggregation) and removeZeroRows; the result rows
+ * (`__t = 0`) and one totals row (`__t = 1`, components summed over the kept rows) come out together.
+ */
+import { sqlString } from '../data/seedLists.js';
+import { type DateTimeInput, dateTimeSql, jodaToStrftime } from './dateTime.js';
+import { DIMENSION_COLUMNS, FILTER_COLUMNS } from './dimensionSql.js';
+import { type JoinName, joinClauses } from './joins.js';
+import { type Args, LONG_METRICS, type MetricContext, metricSql, type QualityType } from './metricSql.js';
+
+export interface FieldRequest {
+  name: string;
+  /** Arguments with GraphQL defaults applied. */
+  args: Args;
+  /** Unique key of this field + arguments; results are returned under it. */
+  key: string;
+}
+
+export type Channel = 'MOBILE' | 'CTV' | 'ALL';
+export type CohortType = 'INSTALL' | 'TOUCH' | 'ATTRIBUTION';
+
+export interface PivotQuery {
+  from: DateTimeInput;
+  to: DateTimeInput;
+  /** Validated IANA zone (context.sqlTimeZone, default UTC). */
+  timeZone: string;
+  dimensions: readonly FieldRequest[];
+  metrics: readonly FieldRequest[];
+  filter: Readonly<Record<string, unknown>> | null;
+  cleanup: Readonly<Record<string, Readonly<Record<string, unknown>> | null>> | null;
+  cohortType: CohortType | null;
+  cohortWindow: { amount: number; period: string } | null;
+  qualityType: QualityType;
+  removeZeroRows: boolean;
+  channel: Channel;
+  includeTotals: boolean;
+  /** siteBundle is NULL on rows older than this instant (ISO). */
+  siteBundleSince: string;
+}
+
+export interface CompiledPivot {
+  sql: string;
+  /** Output column of each dimension and metric key, in request order. */
+  columns: readonly { key: string; column: string; kind: 'dimension' | 'metric'; name: string }[];
+}
+
+const UTC_ZONES: ReadonlySet<string> = new Set([
+  'UTC',
+  'Etc/UTC',
+  'GMT',
+  'Etc/GMT',
+  'Etc/UCT',
+  'UCT',
+  'Zulu',
+  'Etc/Zulu',
+]);
+const PERIOD_HOURS: Readonly<Record<string, number>> = { HOURS: 1, DAYS: 24, WEEKS: 168 };
+const TRUNC_UNIT: Readonly<Record<string, string>> = {
+  DAILY: 'day',
+  WEEKLY: 'week',
+  MONTHLY: 'month',
+  QUARTERLY: 'quarter',
+  YEARLY: 'year',
+  MILLENNIUM: 'millennium',
+};
+
+/** Cleanup fields and the metric they threshold (processedInstalls: attributed installs). */
+const CLEANUP_METRIC: Readonly<Record<string, string>> = {
+  clicks: 'clicks',
+  events: 'events',
+  impressions: 'impressions',
+  installs: 'installs',
+  sourceViewa: 'sourceViewa',
+  processedInstalls: 'installs',
+  spend: 'spend',
+};
+const CLEANUP_OPS: Readonly<Record<string, string>> = {
+  greaterThan: '>',
+  greaterOrEqualThan: '>=',
+  lowerThan: '<',
+  lowerOrEqualThan: '<=',
+};
+
+/** A GraphQL input value (Int, String, enum, Boolean) as a SQL literal. */
+function literal(value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return sqlString(value);
+  throw new Error(`unsupported filter value ${JSON.stringify(value)}`);
+}
+
+/** equals / notEquals / isIn / isNotIn on one column; NULL-safe for the negative forms. */
+export function filterConditions(expr: string, spec: Readonly<Record<string, unknown>>): string[] {
+  const conds: string[] = [];
+  for (const [op, value] of Object.entries(spec)) {
+    if (value === null || value === undefined) continue;
+    if (op === 'equals') conds.push(`${expr} = ${literal(value)}`);
+    else if (op === 'notEquals') conds.push(`${expr} IS DISTINCT FROM ${literal(value)}`);
+    else if (op === 'isIn' || op === 'isNotIn') {
+      const list = (value as readonly unknown[]).map(literal);
+      if (op === 'isIn') conds.push(list.length === 0 ? 'false' : `${expr} IN (${list.join(', ')})`);
+      else conds.push(list.length === 0 ? 'true' : `(${expr} IS NULL OR ${expr} NOT IN (${list.join(', ')}))`);
+    } else throw new Error(`unknown filter operator ${op}`);
+  }
+  return conds;
+}
+
+/** WHERE conditions of a Filter input, collecting the joins they need. */
+export function compileFilter(filter: Readonly<Record<string, unknown>> | null, joins: Set<JoinName>): string[] {
+  const conds: string[] = [];
+  for (const [field, spec] of Object.entries(filter ?? {})) {
+    if (spec === null || spec === undefined) continue;
+    const column = FILTER_COLUMNS[field];
+    if (column === undefined) throw new Error(`unknown filter field ${field}`);
+    for (const j of column.joins) joins.add(j);
+    const own =
+      typeof spec === 'boolean'
+        ? [`${column.sql} = ${literal(spec)}`]
+        : filterConditions(column.sql, spec as Readonly<Record<string, unknown>>);
+    if (own.length === 0) continue;
+    const cond = own.map((c) => `(${c})`).join(' AND ');
+    if (column.scope === 'events') conds.push(`(f.kind <> 2 OR ${cond})`);
+    else if (column.scope === 'conversions') conds.push(`(f.kind = 0 OR ${cond})`);
+    else conds.push(cond);
+  }
+  return conds;
+}
+
+/** The instant a fact row is bucketed by: its own time, or its install / touch time for cohorts. */
+function cohortTime(cohortType: CohortType | null): string {
+  if (cohortType === 'INSTALL') return '(f.ts - to_hours(COALESCE(f.h_install, 0)::BIGINT))';
+  if (cohortType === 'TOUCH') return '(f.ts - to_hours(COALESCE(f.h_touch, 0)::BIGINT))';
+  return 'f.ts';
+}
+
+/** Start instant of the bucket holding `t` at a granularity, in zone `z` (DST-safe: hours are cut in local time). */
+function bucketSql(granularity: string, t: string, z: string | null, fromSql: string): string {
+  if (granularity === 'NONE') return fromSql;
+  if (z === null) {
+    // UTC, the session zone: TIMESTAMPTZ truncation needs no conversion (the common, fast path).
+    const unit = granularity === 'HOURLY' ? 'hour' : TRUNC_UNIT[granularity];
+    if (unit === undefined) throw new Error(`unknown granularity ${granularity}`);
+    return `date_trunc('${unit}', ${t})`;
+  }
+  if (granularity === 'HOURLY') return `(${t} - (timezone(${z}, ${t}) - date_trunc('hour', timezone(${z}, ${t}))))`;
+  const unit = TRUNC_UNIT[granularity];
+  if (unit === undefined) throw new Error(`unknown granularity ${granularity}`);
+  return `timezone(${z}, date_trunc('${unit}', timezone(${z}, ${t})))`;
+}
+
+/** Compiles the query. @example compilePivot({ ...query, dimensions: [{ name: 'countryCode', args: {}, key: 'countryCode' }] }) */
+export function compilePivot(q: PivotQuery): CompiledPivot {
+  const joins = new Set<JoinName>();
+  const components = new Map<string, { alias: string; type: string }>();
+  const hours = q.cohortWindow === null ? null : q.cohortWindow.amount * (PERIOD_HOURS[q.cohortWindow.period] ?? 1);
+  const cohortWindow =
+    q.cohortType === null || hours === null
+      ? null
+      : q.cohortType === 'INSTALL'
+        ? `f.h_install <= ${hours}`
+        : `f.h_touch <= ${hours}`;
+  const ctx: MetricContext = {
+    component(aggregate, type) {
+      const found = components.get(aggregate);
+      if (found !== undefined) return found.alias;
+      const alias = `c${components.size}`;
+      components.set(aggregate, { alias, type });
+      return alias;
+    },
+    needJoin: (j) => joins.add(j),
+    qualityType: q.qualityType,
+    cohortWindow,
+  };
+
+  // null stands for UTC (the session zone), where no conversion is needed.
+  const z = UTC_ZONES.has(q.timeZone) ? null : sqlString(q.timeZone);
+  const local = (instant: string): string => (z === null ? instant : `timezone(${z}, ${instant})`);
+  const t = cohortTime(q.cohortType);
+  const fromSql = dateTimeSql(q.from, q.timeZone);
+  const toSql = dateTimeSql(q.to, q.timeZone);
+  const dateDim = q.dimensions.find((d) => d.name === 'date');
+  const granularity = String(dateDim?.args.granularity ?? 'DAILY');
+
+  const inner: string[] = [];
+  const outer: string[] = [];
+  const columns: { key: string; column: string; kind: 'dimension' | 'metric'; name: string }[] = [];
+  q.dimensions.forEach((d, i) => {
+    const alias = `d${i}`;
+    let expr: string;
+    let formatted = alias;
+    switch (d.name) {
+      case 'date': {
+        const g = String(d.args.granularity ?? 'DAILY');
+        if (z !== null && TRUNC_UNIT[g] !== undefined) {
+          // Day and longer buckets group on the local wall-clock start (one zone conversion per
+          // fact row) and turn back into an instant only for the result rows.
+          expr = `date_trunc('${TRUNC_UNIT[g]}', timezone(${z}, ${t}))`;
+          formatted = `iso_tz(timezone(${z}, ${alias}), ${z})`;
+        } else {
+          expr = bucketSql(g, t, z, fromSql);
+          formatted = z === null ? `strftime(${alias}, '%Y-%m-%dT%H:%M:%S+00:00')` : `iso_tz(${alias}, ${z})`;
+        }
+        break;
+      }
+      case 'dateToStr': {
+        const format = sqlString(jodaToStrftime(String(d.args.formatString ?? 'yyyy-MM-dd')));
+        const unit = TRUNC_UNIT[granularity];
+        expr =
+          z !== null && unit !== undefined
+            ? `strftime(date_trunc('${unit}', timezone(${z}, ${t})), ${format})`
+            : `strftime(${local(bucketSql(granularity, t, z, fromSql))}, ${format})`;
+        break;
+      }
+      case 'dayOfWeek':
+        expr = `dayname(${local(t)})`;
+        break;
+      case 'timeOfDay':
+        expr = granularity === 'HOURLY' && dateDim !== undefined ? `hour(${local(t)})::INTEGER` : '0';
+        break;
+      case 'siteBundle':
+        joins.add('s');
+        expr = `CASE WHEN f.ts >= TIMESTAMPTZ '${q.siteBundleSince.replace('T', ' ').replace('Z', '+00')}' THEN s.bundle END`;
+        break;
+      case 'goalType':
+        joins.add('c');
+        expr = q.qualityType === 'op' ? 'c.goal_type' : 'c.contr_goal_type';
+        break;
+      case 'adUrl': {
+        const format = String(d.args.adPreviewFormat ?? 'JPEG').toLowerCase();
+        expr = `'https://cdn.sandbox.pivotbot.dev/ads/' || f.ad_id || '.${format.replace(/[^a-z]/g, '')}'`;
+        break;
+      }
+      default: {
+        const column = DIMENSION_COLUMNS[d.name];
+        if (column === undefined) throw new Error(`unknown dimension ${d.name}`);
+        for (const j of column.joins) joins.add(j);
+        expr = column.sql;
+      }
+    }
+    inner.push(`${expr} AS ${alias}`);
+    outer.push(`${formatted} AS k${i}`);
+    columns.push({ key: d.key, column: `k${i}`, kind: 'dimension', name: d.name });
+  });
+
+  const finals = q.metrics.map((m, j) => {
+    const expr = metricSql(m.name, m.args, ctx);
+    columns.push({ key: m.key, column: `m${j}`, kind: 'metric', name: m.name });
+    return LONG_METRICS.has(m.name) ? `(${expr})::BIGINT` : `(${expr})::DOUBLE`;
+  });
+
+  const keptConds: string[] = [];
+  for (const [field, thresholds] of Object.entries(q.cleanup ?? {})) {
+    if (thresholds === null || thresholds === undefined) continue;
+    const metric = CLEANUP_METRIC[field];
+    if (metric === undefined) throw new Error(`unknown cleanup field ${field}`);
+    const expr = metricSql(metric, {}, ctx);
+    for (const [op, value] of Object.entries(thresholds)) {
+      if (value === null || value === undefined) continue;
+      const sqlOp = CLEANUP_OPS[op];
+      if (sqlOp === undefined) throw new Error(`unknown cleanup operator ${op}`);
+      const n = Number(value);
+      if (!Number.isFinite(n)) throw new Error(`cleanup ${field}.${op}: ${JSON.stringify(value)} is not a number`);
+      keptConds.push(`COALESCE(${expr}, 0) ${sqlOp} ${n}`);
+    }
+  }
+  if (q.removeZeroRows && finals.length > 0) {
+    keptConds.push(`NOT (${finals.map((f) => `COALESCE(${f}, 0) = 0`).join(' AND ')})`);
+  }
+
+  const where = [`${t} >= ${fromSql}`, `${t} < ${toSql}`];
+  if (q.cohortType !== null && q.cohortType !== 'ATTRIBUTION') where.push(`f.ts >= ${fromSql}`);
+  if (q.channel !== 'ALL') where.push(`f.channel = ${q.channel === 'CTV' ? 1 : 0}`);
+  where.push(...compileFilter(q.filter, joins));
+
+  const componentList = [...components.entries()];
+  const baseSelect = [...inner, ...componentList.map(([agg, c]) => `${agg} AS ${c.alias}`)];
+  if (baseSelect.length === 0) baseSelect.push('count(*) AS c_rows');
+  const groupBy = inner.length === 0 ? '' : `\nGROUP BY ${inner.map((_, i) => `d${i}`).join(', ')}`;
+  const metricOut = finals.map((f, j) => `${f} AS m${j}`);
+  const rowSelect = ['0 AS __t', ...outer, ...metricOut].join(', ');
+  let sql = `WITH base AS (
+SELECT ${baseSelect.join(',\n  ')}
+FROM facts f
+${joinClauses(joins).join('\n')}
+WHERE ${where.join('\n  AND ')}${groupBy}
+), kept AS (
+SELECT * FROM base${keptConds.length === 0 ? '' : ` WHERE ${keptConds.join(' AND ')}`}
+)
+SELECT ${rowSelect} FROM kept`;
+  if (q.includeTotals) {
+    // Sums over no kept rows stay 0, except for components that are NULL by design (assisted keyMetric).
+    const sums = componentList.map(([agg, c]) =>
+      agg.startsWith('COALESCE(')
+        ? `COALESCE(SUM(${c.alias}), 0)::${c.type} AS ${c.alias}`
+        : `SUM(${c.alias})::${c.type} AS ${c.alias}`,
+    );
+    if (sums.length === 0) sums.push('count(*) AS c_rows');
+    const totalsSelect = ['1 AS __t', ...outer.map((_, i) => `NULL AS k${i}`), ...metricOut].join(', ');
+    sql += `\nUNION ALL\nSELECT ${totalsSelect} FROM (SELECT ${sums.join(', ')} FROM kept)`;
+  }
+  sql += `\nORDER BY __t${outer.map((_, i) => `, k${i}`).join('')}`;
+  return { sql, columns };
+}
+
+/** Macros the compiled SQL uses; created once per database. */
+export const SQL_MACROS = `
+CREATE OR REPLACE MACRO tz_off(k, z) AS ((epoch(timezone(z, k)) - epoch(k)) / 60)::INTEGER;
+CREATE OR REPLACE MACRO iso_tz(k, z) AS strftime(timezone(z, k), '%Y-%m-%dT%H:%M:%S')
+  || CASE WHEN tz_off(k, z) < 0 THEN '-' ELSE '+' END
+  || lpad((abs(tz_off(k, z)) // 60)::VARCHAR, 2, '0') || ':' || lpad((abs(tz_off(k, z)) % 60)::VARCHAR, 2, '0');
+`;
