@@ -41,7 +41,7 @@ export function slashCommandBody(command: SlashCommand): string {
     token: 'deprecated-verification-token',
     team_id: 'T_TEST',
     team_domain: 'test',
-    channel_id: command.channelId ?? 'C_GENERAL',
+    channel_id: command.channelId ?? 'C0GENERAL1',
     channel_name: 'general',
     user_id: command.userId ?? 'U_ALICE',
     user_name: 'alice',
@@ -71,10 +71,10 @@ export function blockActionBody(action: {
     container: {
       type: 'message',
       message_ts: action.messageTs ?? '1700000000.000001',
-      channel_id: action.channelId ?? 'C_GENERAL',
+      channel_id: action.channelId ?? 'C0GENERAL1',
     },
     trigger_id: `trigger-${Math.random().toString(36).slice(2)}`,
-    channel: { id: action.channelId ?? 'C_GENERAL', name: 'general' },
+    channel: { id: action.channelId ?? 'C0GENERAL1', name: 'general' },
     message: { ts: action.messageTs ?? '1700000000.000001', text: '' },
     response_url: action.responseUrl,
     actions: [

@@ -46,11 +46,11 @@ export class SlackTestServer {
   readonly uploads: HookCall[] = [];
   readonly messages: StoredMessage[] = [];
   /** Channels the bot is a member of; posting elsewhere answers not_in_channel. */
-  readonly memberOf = new Set<string>(['C_GENERAL', 'C_MARKETING']);
+  readonly memberOf = new Set<string>(['C0GENERAL1', 'C0MARKET01']);
   readonly knownChannels = new Map<string, string>([
-    ['C_GENERAL', 'general'],
-    ['C_MARKETING', 'marketing'],
-    ['C_OUTSIDE', 'outside'],
+    ['C0GENERAL1', 'general'],
+    ['C0MARKET01', 'marketing'],
+    ['C0OUTSIDE1', 'outside'],
   ]);
   private readonly faults = new Map<string, Fault[]>();
   private readonly waiters: Array<{ test: () => boolean; resolve: () => void }> = [];

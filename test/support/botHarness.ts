@@ -1,0 +1,142 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningBot, startBot } from '../../src/cli/startBot.js';
+import { type Logger, silentLogger } from '../../src/core/index.js';
+import { type Faults, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { blockActionBody, postSigned, slashCommandBody } from './slackRequests.js';
+import { SlackTestServer } from './slackTestServer.js';
+
+export const SIGNING_SECRET = 'test-signing-secret-value';
+export const ADMIN = 'U0ADMIN1';
+
+/**
+ * Everything an end-to-end Slack test needs, all real and on 127.0.0.1: the sandbox as the
+ * Reporting Service, the Slack test server as the Web API, and the bot between them.
+ */
+export class BotHarness {
+  slack!: SlackTestServer;
+  sandbox!: RunningSandbox;
+  bot!: RunningBot;
+  dir!: string;
+  private counter = 0;
+
+  get eventsUrl(): string {
+    return `http://127.0.0.1:${this.bot.port}/slack/events`;
+  }
+
+  async start(options: { faults?: Partial<Faults>; logger?: Logger; now?: Date } = {}): Promise<this> {
+    this.dir = await mkdtemp(join(tmpdir(), 'pivotbot-bot-'));
+    this.slack = await new SlackTestServer().start();
+    this.sandbox = await startSandbox({
+      port: 0,
+      scale: 'small',
+      ...(options.faults ? { faults: options.faults } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
+    await this.startBot(options.logger);
+    return this;
+  }
+
+  /** Starts (or restarts) the bot on the same store, sandbox and Slack server. */
+  async startBot(logger: Logger = silentLogger()): Promise<RunningBot> {
+    this.bot = await startBot({
+      env: this.env(),
+      logger,
+      workDir: join(this.dir, 'work'),
+      slackRetry: { retries: 3, minTimeout: 50, maxTimeout: 200, maxRetryTime: 20_000 },
+    });
+    return this.bot;
+  }
+
+  env(): NodeJS.ProcessEnv {
+    return {
+      SLACK_BOT_TOKEN: 'xoxb-test-token',
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: this.slack.apiUrl,
+      PORT: '0',
+      REPORTING_AUTH_URL: this.sandbox.authUrl,
+      REPORTING_GRAPHQL_URL: this.sandbox.graphqlUrl,
+      REPORTING_CLIENT_ID: this.sandbox.clientId,
+      REPORTING_CLIENT_SECRET: this.sandbox.clientSecret,
+      PIVOTBOT_REPORTS_DIR: 'reports',
+      PIVOTBOT_STORE: join(this.dir, 'store', 'pivotbot.json'),
+      PIVOTBOT_ADMINS: ADMIN,
+      PIVOTBOT_TIMEZONE: 'UTC',
+    };
+  }
+
+  /** Sends `/pivot <text>` signed; resolves to the HTTP response and the hook id its answers go to. */
+  async command(
+    text: string,
+    options: { user?: string; channel?: string; retryNum?: number; body?: string } = {},
+  ): Promise<{ response: Response; hook: string; body: string }> {
+    const hook = `cmd-${++this.counter}`;
+    const body =
+      options.body ??
+      slashCommandBody({
+        text,
+        responseUrl: this.slack.responseUrl(hook),
+        ...(options.user ? { userId: options.user } : {}),
+        ...(options.channel ? { channelId: options.channel } : {}),
+      });
+    const response = await postSigned(this.eventsUrl, body, {
+      signingSecret: SIGNING_SECRET,
+      ...(options.retryNum !== undefined ? { retryNum: options.retryNum } : {}),
+    });
+    return { response, hook: `/hooks/${hook}`, body };
+  }
+
+  async click(actionId: string, value: unknown, options: { messageTs?: string; channel?: string } = {}) {
+    const hook = `act-${++this.counter}`;
+    const body = blockActionBody({
+      actionId,
+      value: JSON.stringify(value),
+      responseUrl: this.slack.responseUrl(hook),
+      ...(options.messageTs ? { messageTs: options.messageTs } : {}),
+      ...(options.channel ? { channelId: options.channel } : {}),
+    });
+    const response = await postSigned(this.eventsUrl, body, { signingSecret: SIGNING_SECRET });
+    return { response, hook: `/hooks/${hook}` };
+  }
+
+  async event(event: Record<string, unknown>): Promise<Response> {
+    const body = JSON.stringify({
+      token: 'x',
+      team_id: 'T_TEST',
+      api_app_id: 'A_PIVOT',
+      type: 'event_callback',
+      event_id: `Ev${++this.counter}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event,
+    });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const { slackSignature } = await import('./slackRequests.js');
+    return fetch(this.eventsUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-slack-request-timestamp': String(timestamp),
+        'x-slack-signature': slackSignature(SIGNING_SECRET, timestamp, body),
+      },
+      body,
+    });
+  }
+
+  /** The private answers sent to a command's response_url. */
+  hookBodies(hook: string): Array<{ text?: string; response_type?: string; blocks?: unknown }> {
+    return this.slack.hooks.filter((h) => h.path === hook).map((h) => h.body as { text?: string });
+  }
+
+  async waitForHook(hook: string, timeoutMs = 20_000): Promise<string> {
+    await this.slack.waitFor(() => this.slack.hooks.some((h) => h.path === hook), timeoutMs, `an answer at ${hook}`);
+    return JSON.stringify(this.hookBodies(hook));
+  }
+
+  async stop(): Promise<void> {
+    await this.bot?.stop();
+    await this.sandbox?.stop();
+    await this.slack?.stop();
+    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+  }
+}
