@@ -11,13 +11,14 @@ const common = {
 
 /** @type {import('jest').Config} */
 export default {
+  // Integration tests start real servers; a project-level testTimeout is ignored by jest, so it is global.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      testTimeout: 60_000,
     },
   ],
 };

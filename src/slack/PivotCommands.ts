@@ -228,6 +228,11 @@ export class PivotCommands {
 
   /** Tells the asker what went wrong, privately; logs what was unexpected. */
   private async reportFailure(error: unknown, text: string, ctx: CommandContext): Promise<void> {
+    if (this.deps.signal.aborted) {
+      // Shutting down: an async job in flight is resumed by the next start, so this is no failure.
+      this.deps.logger.info({ userId: ctx.userId }, 'command interrupted by shutdown');
+      return;
+    }
     const message = failureMessage(error, text);
     if (!(error instanceof PivotbotError) || error.code === 'INVARIANT') {
       this.deps.logger.error({ err: error, userId: ctx.userId }, 'command failed unexpectedly');

@@ -16,6 +16,9 @@ import { type RangeSpec, type ReportDefinition, type ReportView, runReport } fro
 import type { Store } from '../store/index.js';
 import { SlackDeliveryError, type SlackGateway } from './SlackGateway.js';
 
+/** Errors that mean Slack would not take the chart image in the message (file not ready, blocks refused). */
+const IMAGE_ERRORS = new Set(['invalid_blocks', 'invalid_blocks_format', 'invalid_arguments', 'file_not_found']);
+
 /** Rows shown in a message's table; a longer result gets its CSV in the thread. */
 export const TABLE_ROWS = 10;
 
@@ -189,12 +192,7 @@ async function postResult(view: ReportView, target: RunTarget, place: RunPlace, 
       ts = await deps.slack.post(place.channel, build({ slackFileId: fileId, alt: chartPng.alt }), inThread);
       chartPosted = true;
     } catch (error) {
-      if (
-        !(error instanceof SlackDeliveryError) ||
-        error.slackError === 'not_in_channel' ||
-        error.slackError === 'channel_not_found'
-      )
-        throw error;
+      if (!(error instanceof SlackDeliveryError) || !IMAGE_ERRORS.has(error.slackError)) throw error;
       deps.logger.warn({ err: error }, 'chart in the message failed; posting it in the thread instead');
       ts = await deps.slack.post(place.channel, build(), inThread);
     }

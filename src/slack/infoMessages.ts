@@ -105,7 +105,7 @@ export function statusMessage(job: AsyncJob | undefined, jobId: string, liveStat
   const title = typeof job?.request.title === 'string' ? job.request.title : 'Report job';
   const lines = [
     `*${escapeMrkdwn(title)}* · job \`${escapeMrkdwn(jobId)}\``,
-    `Status: *${liveStatus ?? job?.status}*${job ? ` · asked by <@${job.requester}> in <#${job.channel}>` : ''}`,
+    `Service status: *${liveStatus ?? 'unknown'}*${job ? ` · delivery: *${job.status}* · asked by <@${job.requester}> in <#${job.channel}>` : ''}`,
     job?.startedAt ? `Started ${job.startedAt}${job.finishedAt ? `, finished ${job.finishedAt}` : ''}` : undefined,
     job?.resultFile ? `Result: \`${escapeMrkdwn(job.resultFile)}\` (in the job's thread)` : undefined,
     job?.error ? `Error: ${escapeMrkdwn(job.error.message)}` : undefined,

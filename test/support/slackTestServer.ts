@@ -81,19 +81,29 @@ export class SlackTestServer {
     return this.calls.filter((c) => c.method === method);
   }
 
-  /** Resolves once `test` holds (checked after every request), or rejects after `timeoutMs`. */
+  /**
+   * Resolves once `test` holds, checked after every request and every 25 ms (for conditions on
+   * state outside this server, like the bot's store), or rejects after `timeoutMs`.
+   */
   waitFor(test: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
     if (test()) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        clearInterval(poll);
         const index = this.waiters.findIndex((w) => w.resolve === done);
         if (index >= 0) this.waiters.splice(index, 1);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
+        if (error) reject(error);
+        else resolve();
       };
+      const done = () => finish();
+      const timer = setTimeout(
+        () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+        timeoutMs,
+      );
+      const poll = setInterval(() => {
+        if (test()) finish();
+      }, 25);
       this.waiters.push({ test, resolve: done });
     });
   }
@@ -127,10 +137,7 @@ export class SlackTestServer {
 
   private checkWaiters(): void {
     for (const waiter of [...this.waiters]) {
-      if (waiter.test()) {
-        this.waiters.splice(this.waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
+      if (waiter.test()) waiter.resolve();
     }
   }
 
