@@ -1,0 +1,144 @@
+import fc from 'fast-check';
+import { BotHarness } from '../../support/botHarness.js';
+import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
+
+/** Words people type: verbs, metrics, dimensions, clause words, ranges, values, noise. */
+const WORDS = [
+  'help',
+  'list',
+  'show',
+  'status',
+  'alerts',
+  'subscribe',
+  'unsubscribe',
+  'postbacks',
+  'run',
+  'spend',
+  'installs',
+  'instals',
+  'clicks',
+  'impressions',
+  'ctr',
+  'installsCpi',
+  'eventsRoas',
+  'events',
+  'countryCode',
+  'campaign',
+  'siteBundle',
+  'city',
+  'date:daily',
+  'date:hourly',
+  'appPlatform',
+  'by',
+  'where',
+  'and',
+  'in',
+  'having',
+  'top',
+  'tz',
+  'csv',
+  'async',
+  'as',
+  'compare',
+  '=',
+  '>',
+  ',',
+  '(',
+  ')',
+  'yesterday',
+  'today',
+  'last',
+  '7',
+  'days',
+  'hours',
+  'this',
+  'week',
+  'month',
+  '2026-11-01..2026-11-08',
+  'US',
+  'BR',
+  '(US,BR)',
+  'appId=101',
+  'app:101',
+  'keys:conversion_value',
+  'America/Sao_Paulo',
+  'daily-kpi',
+  'nope',
+  '#general',
+  '<#C0GENERAL1|general>',
+  'at',
+  '09:00',
+  '"0 9 * * *"',
+  '💸',
+  "'",
+  '"',
+  '\\',
+  '`',
+];
+
+/** Queries of the right shape, sometimes with a clause too many: these reach the Reporting Service. */
+const shaped = fc
+  .tuple(
+    fc.subarray(['spend', 'installs', 'clicks', 'impressions', 'ctr', 'installsCpi'], { minLength: 1 }),
+    fc.constantFrom('countryCode', 'campaign', 'appPlatform', 'date:daily', 'source'),
+    fc.constantFrom('yesterday', 'last 7 days', 'this week', 'last 3 days'),
+    fc.constantFrom('', 'top 5 by spend', 'where countryCode in (US,BR)', 'having impressions > 1000', 'csv', 'top'),
+  )
+  .map(([metrics, by, range, extra]) => `${metrics.join(' ')} by ${by} ${range} ${extra}`.trim());
+
+const text = fc.oneof(
+  { weight: 3, arbitrary: shaped },
+  { weight: 5, arbitrary: fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((w) => w.join(' ')) },
+  { weight: 2, arbitrary: fc.string({ maxLength: 80 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+);
+
+describe('1,000 fuzzed /pivot texts', () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = new BotHarness();
+    await h.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('acknowledges every one and answers each with a message or a private reply, without crashing', async () => {
+    // `run <report>` digests carry no asker, so they could not be matched to their request here.
+    const texts = fc.sample(text, { numRuns: 1_000, seed: 20261121 }).map((t) => (/^\s*run\s/i.test(t) ? `x ${t}` : t));
+    const statuses: number[] = [];
+    for (let start = 0; start < texts.length; start += 25) {
+      const batch = texts.slice(start, start + 25).map(async (t, j) => {
+        const i = start + j;
+        const body = slashCommandBody({
+          text: t,
+          userId: `U0FUZZ${i}X`,
+          responseUrl: h.slack.responseUrl(`fuzz-${i}`),
+        });
+        const response = await postSigned(h.eventsUrl, body, { signingSecret: 'test-signing-secret-value' });
+        statuses.push(response.status);
+      });
+      await Promise.all(batch);
+    }
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+
+    const answered = (i: number) =>
+      h.slack.hooks.some((x) => x.path === `/hooks/fuzz-${i}`) ||
+      h.slack.callsTo('chat.postMessage').some((c) => JSON.stringify(c.args.blocks ?? '').includes(`U0FUZZ${i}X`)) ||
+      h.bot.store.jobs.list().some((j) => j.requester === `U0FUZZ${i}X`);
+    await h.slack.waitFor(() => texts.every((_t, i) => answered(i)), 120_000, 'an answer to every fuzzed command');
+
+    // The mix exercises both paths: results posted in the channel and private replies.
+    const posted = h.slack.callsTo('chat.postMessage').length;
+    const replied = h.slack.hooks.filter((x) => x.path.startsWith('/hooks/fuzz-')).length;
+    console.log(`fuzz: ${posted} channel posts, ${replied} private replies`);
+    expect(posted).toBeGreaterThan(10);
+    expect(replied).toBeGreaterThan(100);
+
+    // Private replies are sensible: each is help, a suggestion, a refusal, or an explained error; none is internal.
+    const internal = h.slack.hooks.filter((x) => JSON.stringify(x.body).includes('INTERNAL'));
+    expect(internal.map((x) => x.body)).toEqual([]);
+    const health = await fetch(`http://127.0.0.1:${h.bot.port}/healthz`);
+    expect(health.status).toBe(200);
+  }, 180_000);
+});
