@@ -4,7 +4,7 @@ import { type Config, configSecrets, loadConfig } from '../config/index.js';
 import { createLogger, type Logger, toError } from '../core/index.js';
 import { type ChartRenderer, sharedChartRenderer } from '../render/index.js';
 import { loadReports } from '../reports/index.js';
-import { PivotCommands, resumeJobs, startSlackApp } from '../slack/index.js';
+import { PivotCommands, resumeJobs, startSlackApp, WorkQueue } from '../slack/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { openReporting } from './openReporting.js';
 
@@ -15,6 +15,8 @@ export interface BotOptions {
   workDir?: string;
   clock?: () => Date;
   charts?: ChartRenderer;
+  /** Runs (query, render, upload) working at once; more wait their turn so Slack gets fast acks. Default 4. */
+  concurrency?: number;
   /** Web API retry timings (tests shorten them). */
   slackRetry?: { retries: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
 }
@@ -69,7 +71,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const app = await startSlackApp({
       slack,
       port: config.port,
-      commands: (gateway) => new PivotCommands({ ...base, slack: gateway, loadReports: loadDefinitions, settings }),
+      commands: (gateway) =>
+        new PivotCommands({
+          ...base,
+          slack: gateway,
+          runs: new WorkQueue(options.concurrency ?? 4),
+          loadReports: loadDefinitions,
+          settings,
+        }),
       home: { store, loadReports: loadDefinitions, timezone: config.timezone, sandbox: reporting.sandbox },
       logger,
       secrets,

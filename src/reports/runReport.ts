@@ -30,6 +30,8 @@ export interface RunDeps {
   outDir?: string;
   /** Writes the CSV of every row here instead (`pivotbot query --csv FILE`); no JSON. */
   csvPath?: string;
+  /** Also write `<outDir>/<id>.json` (the view); default true. Slack runs skip it: nobody reads it there. */
+  viewJson?: boolean;
   logger?: Logger;
   /** PIVOTBOT_TIMEZONE, for definitions that name no zone. */
   defaultTimeZone?: string;
@@ -117,7 +119,9 @@ export async function runReport(
   else if (deps.outDir !== undefined) {
     await mkdir(deps.outDir, { recursive: true });
     if (definition.deliver?.csv !== false) await writeViewCsv(view, rows, join(deps.outDir, `${view.reportId}.csv`));
-    await writeFile(join(deps.outDir, `${view.reportId}.json`), `${JSON.stringify(view, null, 2)}\n`);
+    if (deps.viewJson !== false) {
+      await writeFile(join(deps.outDir, `${view.reportId}.json`), `${JSON.stringify(view, null, 2)}\n`);
+    }
   }
   return view;
 }

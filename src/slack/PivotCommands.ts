@@ -6,6 +6,7 @@ import { type DeliveryDeps, type RunTarget, runAndDeliver } from './deliverRun.j
 import { alertsMessage, helpMessage, listMessage, noticeMessage, showMessage, statusMessage } from './infoMessages.js';
 import { type ChannelRef, parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
 import { SlackDeliveryError } from './SlackGateway.js';
+import type { WorkQueue } from './WorkQueue.js';
 
 /** Who asked, where, and how to answer them privately. */
 export interface CommandContext {
@@ -26,6 +27,8 @@ export interface ButtonClick {
 }
 
 export interface PivotCommandsDeps extends DeliveryDeps {
+  /** Limits how many runs (query, render, upload) work at once; light commands never wait for it. */
+  runs: WorkQueue;
   /** The report definitions, read fresh for each command so edits apply without a restart. */
   loadReports: () => Promise<LoadedReports>;
   settings: { admins: readonly string[]; timezone: string; sandbox: boolean };
@@ -136,10 +139,18 @@ export class PivotCommands {
       runId = run.id;
     }
     try {
-      const delivered = await runAndDeliver(
-        target,
-        { channel: ctx.channelId, user: ctx.userId, ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}) },
-        this.deps,
+      const delivered = await this.deps.runs.run((release) =>
+        runAndDeliver(
+          target,
+          {
+            channel: ctx.channelId,
+            user: ctx.userId,
+            ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
+            // An async job mostly waits from then on: its slot goes to the next run.
+            onAsync: release,
+          },
+          this.deps,
+        ),
       );
       if (runId) await this.deps.store.runs.finish(runId, { status: 'succeeded', messageTs: delivered.messageTs });
     } catch (error) {

@@ -52,6 +52,8 @@ export interface RunPlace {
   user: string;
   /** Post into this thread instead of the channel (the CSV button). */
   threadTs?: string;
+  /** Called once when the run becomes an async job (it will mostly wait from then on). */
+  onAsync?: () => void;
 }
 
 export interface Delivered {
@@ -73,6 +75,7 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
   let progress: { jobId: string; ts: string; startedAt: string } | undefined;
   const onStatus = async (job: AsyncPivot) => {
     if (!progress) {
+      place.onAsync?.();
       progress = await startJob(job, target, place, deps);
       return;
     }
@@ -85,6 +88,7 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
         client: deps.client,
         now: deps.clock,
         outDir: runDir,
+        viewJson: false,
         logger: deps.logger,
         defaultTimeZone: deps.defaultTimeZone,
         asyncWait: { onStatus, signal: deps.signal },

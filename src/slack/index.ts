@@ -27,3 +27,4 @@ export {
   type UploadFile,
   WebApiGateway,
 } from './SlackGateway.js';
+export { WorkQueue } from './WorkQueue.js';

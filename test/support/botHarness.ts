@@ -20,12 +20,16 @@ export class BotHarness {
   bot!: RunningBot;
   dir!: string;
   private counter = 0;
+  private concurrency: number | undefined;
 
   get eventsUrl(): string {
     return `http://127.0.0.1:${this.bot.port}/slack/events`;
   }
 
-  async start(options: { faults?: Partial<Faults>; logger?: Logger; now?: Date } = {}): Promise<this> {
+  async start(
+    options: { faults?: Partial<Faults>; logger?: Logger; now?: Date; concurrency?: number } = {},
+  ): Promise<this> {
+    this.concurrency = options.concurrency;
     this.dir = await mkdtemp(join(tmpdir(), 'pivotbot-bot-'));
     this.slack = await new SlackTestServer().start();
     this.sandbox = await startSandbox({
@@ -44,6 +48,7 @@ export class BotHarness {
       env: this.env(),
       logger,
       workDir: join(this.dir, 'work'),
+      ...(this.concurrency ? { concurrency: this.concurrency } : {}),
       slackRetry: { retries: 3, minTimeout: 50, maxTimeout: 200, maxRetryTime: 20_000 },
     });
     return this.bot;

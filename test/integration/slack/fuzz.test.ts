@@ -122,11 +122,25 @@ describe('1,000 fuzzed /pivot texts', () => {
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
 
-    const answered = (i: number) =>
-      h.slack.hooks.some((x) => x.path === `/hooks/fuzz-${i}`) ||
-      h.slack.callsTo('chat.postMessage').some((c) => JSON.stringify(c.args.blocks ?? '').includes(`U0FUZZ${i}X`)) ||
-      h.bot.store.jobs.list().some((j) => j.requester === `U0FUZZ${i}X`);
-    await h.slack.waitFor(() => texts.every((_t, i) => answered(i)), 120_000, 'an answer to every fuzzed command');
+    // Which commands got an answer: a private reply at their hook, a message naming the asker, or
+    // an async job they started. One pass over what Slack received (this runs every 25 ms).
+    const answeredCount = () => {
+      const seen = new Set<number>();
+      for (const hook of h.slack.hooks) {
+        const match = /^\/hooks\/fuzz-(\d+)$/.exec(hook.path);
+        if (match) seen.add(Number(match[1]));
+      }
+      for (const call of h.slack.callsTo('chat.postMessage')) {
+        for (const match of JSON.stringify(call.args.blocks ?? '').matchAll(/U0FUZZ(\d+)X/g))
+          seen.add(Number(match[1]));
+      }
+      for (const job of h.bot.store.jobs.list()) {
+        const match = /^U0FUZZ(\d+)X$/.exec(job.requester);
+        if (match) seen.add(Number(match[1]));
+      }
+      return seen.size;
+    };
+    await h.slack.waitFor(() => answeredCount() === texts.length, 120_000, 'an answer to every fuzzed command');
 
     // The mix exercises both paths: results posted in the channel and private replies.
     const posted = h.slack.callsTo('chat.postMessage').length;

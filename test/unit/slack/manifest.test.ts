@@ -2,9 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 
 interface Manifest {
-  features: { slash_commands: Array<{ command: string; url: string; should_escape: boolean }>; app_home: { home_tab_enabled: boolean } };
+  features: {
+    slash_commands: Array<{ command: string; url: string; should_escape: boolean }>;
+    app_home: { home_tab_enabled: boolean };
+  };
   oauth_config: { scopes: { bot: string[] } };
-  settings: { interactivity: { is_enabled: boolean; request_url: string }; event_subscriptions: { request_url: string; bot_events: string[] } };
+  settings: {
+    interactivity: { is_enabled: boolean; request_url: string };
+    event_subscriptions: { request_url: string; bot_events: string[] };
+  };
 }
 
 describe('manifest.yml', () => {
@@ -13,7 +19,11 @@ describe('manifest.yml', () => {
     const [command] = manifest.features.slash_commands;
     expect(command?.command).toBe('/pivot');
     expect(command?.should_escape).toBe(true);
-    for (const url of [command?.url, manifest.settings.interactivity.request_url, manifest.settings.event_subscriptions.request_url]) {
+    for (const url of [
+      command?.url,
+      manifest.settings.interactivity.request_url,
+      manifest.settings.event_subscriptions.request_url,
+    ]) {
       expect(url).toMatch(/\/slack\/events$/);
     }
     expect(manifest.settings.interactivity.is_enabled).toBe(true);

@@ -1,0 +1,157 @@
+/**
+ * bench/slack: acknowledgement latency of /pivot (500 signed commands, 50 at a time, while 4 heavy
+ * reports keep running), and command-to-result time of a typical ad-hoc query, on the `medium`
+ * sandbox. Three processes, as in production: the sandbox (`pivotbot sandbox`), the bot
+ * (`botProcess.js`), and this one, which plays Slack (the test server) and the users.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { postSigned, slashCommandBody } from '../../test/support/slackRequests.js';
+import { SlackTestServer } from '../../test/support/slackTestServer.js';
+import { fmt, median, quantile } from '../support/stats.js';
+
+const SECRET = 'bench-signing-secret';
+const HEAVY = 'impressions clicks spend installs by siteBundle, countryCode last 7 days';
+const TYPICAL = 'spend installs installsCpi by countryCode yesterday';
+
+interface Ready {
+  authUrl: string;
+  graphqlUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Spawns a node script and resolves with its first JSON line on stdout that passes `accept`. */
+async function spawnUntil<T>(args: string[], env: NodeJS.ProcessEnv, accept: (line: string) => boolean) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    if (line.startsWith('{') && accept(line)) {
+      return { child, value: JSON.parse(line) as T, seconds: (performance.now() - started) / 1000 };
+    }
+  }
+  throw new Error(`${args.join(' ')} exited before it was ready`);
+}
+
+async function startSandboxProcess(scale: string): Promise<{ child: ChildProcess; ready: Ready; seconds: number }> {
+  const bin = join(here, '..', '..', '..', 'bin', 'pivotbot.js');
+  const { child, value, seconds } = await spawnUntil<Ready>(
+    [bin, 'sandbox', '--scale', scale, '--port', '0'],
+    process.env,
+    (l) => l.includes('"ready":true'),
+  );
+  return { child, ready: value, seconds };
+}
+
+export async function run(args: readonly string[]): Promise<void> {
+  const scale = args.includes('--small') ? 'small' : 'medium';
+  const sandbox = await startSandboxProcess(scale);
+  console.log(`sandbox (${scale}) ready in ${fmt(sandbox.seconds)} s`);
+  const slack = await new SlackTestServer().start();
+  const dir = await mkdtemp(join(tmpdir(), 'pivotbot-bench-'));
+  const botProcess = await spawnUntil<{ port: number }>(
+    [join(here, 'botProcess.js')],
+    {
+      ...process.env,
+      SLACK_BOT_TOKEN: 'xoxb-bench',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      REPORTING_AUTH_URL: sandbox.ready.authUrl,
+      REPORTING_GRAPHQL_URL: sandbox.ready.graphqlUrl,
+      REPORTING_CLIENT_ID: sandbox.ready.clientId,
+      REPORTING_CLIENT_SECRET: sandbox.ready.clientSecret,
+      PIVOTBOT_STORE: join(dir, 'store.json'),
+      PIVOTBOT_REPORTS_DIR: 'reports',
+      WORK_DIR: join(dir, 'work'),
+    },
+    (l) => l.includes('"port"'),
+  );
+  const bot = { port: botProcess.value.port };
+  const url = `http://127.0.0.1:${bot.port}/slack/events`;
+  let hook = 0;
+  const send = (text: string, user = 'U0BENCH01') =>
+    postSigned(url, slashCommandBody({ text, userId: user, responseUrl: slack.responseUrl(`b${++hook}`) }), {
+      signingSecret: SECRET,
+    });
+  const posted = () => slack.callsTo('chat.postMessage').length;
+
+  try {
+    // Warm-up: token, JIT, chart renderer.
+    const warm = posted();
+    await send(TYPICAL);
+    await slack.waitFor(() => posted() > warm, 60_000, 'warm-up');
+
+    // Command → result message, one at a time.
+    const toResult: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const before = posted();
+      const start = performance.now();
+      await send(TYPICAL);
+      await slack.waitFor(() => posted() > before, 60_000, 'a result');
+      toResult.push(performance.now() - start);
+    }
+    console.log(`command → result message, "${TYPICAL}" (20 runs):`);
+    console.log(`  median ${fmt(median(toResult))} ms, p95 ${fmt(quantile(toResult, 0.95))} ms`);
+
+    // Four heavy reports kept running while 500 commands arrive, 50 at a time.
+    let heavyRuns = 0;
+    let stopHeavy = false;
+    const heavy = Array.from({ length: 4 }, async (_, k) => {
+      while (!stopHeavy) {
+        const before = slack
+          .callsTo('chat.postMessage')
+          .filter((c) => JSON.stringify(c.args.blocks ?? '').includes(`U0HEAVY${k}`)).length;
+        await send(HEAVY, `U0HEAVY${k}`);
+        await slack.waitFor(
+          () =>
+            slack.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.args.blocks ?? '').includes(`U0HEAVY${k}`))
+              .length > before,
+          120_000,
+          'a heavy report',
+        );
+        heavyRuns++;
+      }
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const acks: number[] = [];
+    const texts = [
+      TYPICAL,
+      'help',
+      'list',
+      'clicks ctr by appPlatform last 7 days',
+      'spend by campaign yesterday top 5 by spend',
+    ];
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(
+        Array.from({ length: 50 }, async (_, j) => {
+          const start = performance.now();
+          const response = await send(texts[(batch * 50 + j) % texts.length] as string);
+          acks.push(performance.now() - start);
+          if (response.status !== 200) throw new Error(`ack answered ${response.status}`);
+        }),
+      );
+    }
+    stopHeavy = true;
+    await Promise.all(heavy);
+    console.log(
+      `ack latency, 500 commands at 50 concurrent while 4 heavy reports ran (${heavyRuns} heavy runs finished):`,
+    );
+    console.log(
+      `  p50 ${fmt(median(acks))} ms, p99 ${fmt(quantile(acks, 0.99))} ms, max ${fmt(Math.max(...acks))} ms (target p99 ≤ 100 ms)`,
+    );
+  } finally {
+    botProcess.child.kill('SIGTERM');
+    await new Promise((r) => botProcess.child.once('exit', r));
+    await slack.stop();
+    sandbox.child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
