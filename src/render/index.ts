@@ -1,2 +1,53 @@
-// Rendering: charts (PNG), Block Kit messages, tables, CSV files and number formatting, from a ReportView.
+// Rendering: charts (PNG), Block Kit messages, tables, CSV files, number formatting and the HTML preview, from a ReportView.
+export { ACTION_IDS, RANGE_ACTION_PATTERN, RANGE_BUTTONS, type ReportActionValue } from './blocks/actionIds.js';
+export { type AdhocOptions, adhocMessage } from './blocks/adhocMessage.js';
+export {
+  type AlertCondition,
+  type AlertMessageInput,
+  type AlertSeverity,
+  type AlertState,
+  alertMessage,
+  conditionText,
+} from './blocks/alertMessages.js';
+export { type DigestOptions, digestMessage, fallbackText, headlineFields } from './blocks/digestMessage.js';
+export { type ErrorMessageInput, errorMessage } from './blocks/errorMessage.js';
+export {
+  formatElapsed,
+  type JobProgressInput,
+  type JobState,
+  jobProgressMessage,
+} from './blocks/jobProgressMessage.js';
+export { monospaceTable } from './blocks/monospace.js';
+export { type BuiltTable, buildTable, type TableOptions, type TableStyle, tableCells } from './blocks/table.js';
+export { deltaText, escapeMrkdwn, TONE_EMOJI } from './blocks/text.js';
+export type * from './blocks/types.js';
+export { axesByUnit, buildChartConfig, MAX_SPLIT_SERIES, type SeriesDraft } from './buildChartConfig.js';
+export { CHART_FONT_FAMILY, ChartRenderer, type ChartRendererOptions, sharedChartRenderer } from './ChartRenderer.js';
+export { type AnyChartConfig, CHART_HEIGHTS, CHART_WIDTH, type ChartSpec, PIXEL_RATIO } from './chartStyle.js';
 export { type CsvColumn, csvCell, csvLine, toCsv, writeCsv } from './csv.js';
+export {
+  arrowFor,
+  type Direction,
+  deltaTone,
+  type FormatOptions,
+  type FormatUnit,
+  formatCompactNumber,
+  formatDelta,
+  formatTime,
+  formatTimeShort,
+  formatValue,
+  NULL_TEXT,
+  type Tone,
+  toNumber,
+} from './format.js';
+export { type PreviewEntry, type PreviewFile, type PreviewPage, renderHtmlPreview } from './htmlPreview.js';
+export { escapeHtml, mrkdwnToHtml } from './mrkdwnToHtml.js';
+export { PALETTE, seriesColour } from './palette.js';
+export {
+  blockCharacters,
+  type FitOptions,
+  type FitResult,
+  fitMessage,
+  SLACK_LIMITS,
+  truncateText,
+} from './slackLimits.js';

@@ -1,0 +1,255 @@
+/**
+ * bench/render: chart rendering in process against the browser-screenshot method.
+ * - median and p95 of a 1200×600 time-series chart (3 series × 90 points) on a warm renderer,
+ *   at 2× pixel density (a 2400×1200 PNG), and at the digest's own size;
+ * - memory growth over 5,000 renders (RSS and heap after GC, sampled every 1,000);
+ * - the same Chart.js configuration rendered by headless Chromium (new page per chart in a warm
+ *   browser, then a screenshot of the canvas: how the screenshot-based tools work), and the ratio;
+ * - `pivotbot demo` wall time for every example report.
+ *
+ * Run: npx tsc -p tsconfig.build.json && node --expose-gc dist/bench/run.js render [--quick]
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ChartJSNodeCanvas } from 'chartjs-node-canvas';
+import { runDemo } from '../../src/cli/runDemo.js';
+import { type AnyChartConfig, buildChartConfig, ChartRenderer } from '../../src/render/index.js';
+import type { PivotRow } from '../../src/reporting/index.js';
+import type { ReportView, ViewColumn } from '../../src/reports/index.js';
+import { fmt, median, quantile, rssMiB } from '../support/stats.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** A 90-day view with spend, installs and CPI: three series, two units, so two axes. */
+function ninetyDayView(): ReportView {
+  const metric = (
+    key: string,
+    label: string,
+    unit: ViewColumn['unit'],
+    polarity: ViewColumn['polarity'],
+  ): ViewColumn => ({
+    key,
+    kind: 'metric',
+    name: key,
+    args: {},
+    label,
+    unit,
+    polarity,
+  });
+  const rows: PivotRow[] = Array.from({ length: 90 }, (_, i) => {
+    const spend = 4000 + 900 * Math.sin(i / 6) + 300 * Math.cos(i * 1.7);
+    const installs = Math.round(1800 + 400 * Math.sin(i / 9 + 1) + 120 * Math.cos(i * 2.3));
+    const date = new Date(Date.UTC(2026, 7, 22) + i * 86_400_000).toISOString().slice(0, 10);
+    return { date: `${date}T00:00:00+00:00`, spend, installs, installsCpi: spend / installs };
+  });
+  return {
+    reportId: 'bench',
+    title: 'Spend, installs and CPI, last 90 days',
+    range: {
+      from: '2026-08-22T00:00:00Z',
+      to: '2026-11-20T00:00:00Z',
+      label: 'Last 90 days (22 Aug – 19 Nov 2026)',
+      timezone: 'UTC',
+    },
+    columns: [
+      { key: 'date', kind: 'dimension', name: 'date', args: {}, label: 'Date', unit: 'time', polarity: 'neutral' },
+      metric('spend', 'Spend', 'currency', 'neutral'),
+      metric('installs', 'Installs', 'count', 'higher_is_better'),
+      metric('installsCpi', 'CPI', 'currency', 'lower_is_better'),
+    ],
+    rows,
+    totalRowCount: rows.length,
+    headline: ['spend', 'installs', 'installsCpi'],
+    chart: { kind: 'line', x: 'date', series: ['spend', 'installs', 'installsCpi'] },
+    mode: 'sync',
+    warnings: [],
+    generatedAt: '2026-11-20T09:00:00Z',
+  };
+}
+
+const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+
+async function timeRenders(render: () => Promise<unknown>, n: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await render();
+    samples.push(performance.now() - t);
+  }
+  return samples;
+}
+
+/** The config as JSON (tick callbacks are functions and do not cross into the page; Chart.js then uses its default labels). */
+function pageHtml(chartJs: string, config: AnyChartConfig, width: number, height: number): string {
+  const json = JSON.stringify({ ...config, options: { ...config.options, responsive: false, animation: false } });
+  return `<!doctype html><html><body style="margin:0;background:#fff"><canvas id="c" width="${width}" height="${height}" style="width:${width}px;height:${height}px"></canvas>
+<script>${chartJs}</script><script>Chart.defaults.font.family="'DejaVu Sans', sans-serif";new Chart(document.getElementById('c'),${json});window.done=true;</script></body></html>`;
+}
+
+async function chromiumMedian(
+  config: AnyChartConfig,
+  width: number,
+  height: number,
+  n: number,
+): Promise<{ warm: number[]; cold: number[] } | null> {
+  if (!existsSync(CHROMIUM)) return null;
+  const { chromium } = await import('playwright-core');
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ];
+  const require = createRequire(import.meta.url);
+  // The UMD build is not in chart.js's exports map; it sits next to the CJS entry.
+  const chartJs = await readFile(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
+  const html = pageHtml(chartJs, config, width, height);
+  const once = async (browser: import('playwright-core').Browser): Promise<Buffer> => {
+    const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 2 });
+    try {
+      await page.setContent(html, { waitUntil: 'load' });
+      await page.waitForFunction('window.done === true');
+      return await page.locator('#c').screenshot({ type: 'png' });
+    } finally {
+      await page.close();
+    }
+  };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args });
+  let warm: number[];
+  try {
+    await once(browser);
+    warm = await timeRenders(() => once(browser), n);
+  } finally {
+    await browser.close();
+  }
+  const cold: number[] = [];
+  for (let i = 0; i < Math.max(3, Math.floor(n / 4)); i++) {
+    const t = performance.now();
+    const b = await chromium.launch({ executablePath: CHROMIUM, args });
+    try {
+      await once(b);
+    } finally {
+      await b.close();
+    }
+    cold.push(performance.now() - t);
+  }
+  return { warm, cold };
+}
+
+interface SizeResult {
+  label: string;
+  width: number;
+  height: number;
+  samples: number[];
+}
+
+async function timeSize(
+  renderer: ChartRenderer,
+  config: AnyChartConfig,
+  width: number,
+  height: number,
+  n: number,
+  label: string,
+): Promise<SizeResult> {
+  for (let i = 0; i < 10; i++) await renderer.renderConfig(config, width, height);
+  const samples = await timeRenders(() => renderer.renderConfig(config, width, height), n);
+  const png = await renderer.renderConfig(config, width, height);
+  console.log(
+    `${label}: ${png.readUInt32BE(16)}×${png.readUInt32BE(20)} px PNG, ${Math.round(png.length / 1024)} KiB, n=${n}`,
+  );
+  console.log(`  median ${fmt(median(samples))} ms  p95 ${fmt(quantile(samples, 0.95))} ms  (target: median ≤ 25 ms)`);
+  return { label, width, height, samples };
+}
+
+export async function run(args: readonly string[]): Promise<void> {
+  const quick = args.includes('--quick');
+  const renders = quick ? 500 : 5000;
+  const timed = quick ? 50 : 200;
+  const spec = buildChartConfig(ninetyDayView());
+  if (!spec) throw new Error('bench view has no chart');
+  const renderer = new ChartRenderer();
+  console.log('time-series chart, 3 series × 90 points, two axes, warm renderer, 2× pixel density:');
+  const sizes = [
+    await timeSize(renderer, spec.config, 600, 300, timed, 'a 1200×600 px image (600×300 canvas at 2×)'),
+    await timeSize(renderer, spec.config, 1200, 600, timed, 'a 1200×600 canvas at 2× (2400×1200 px)'),
+    await timeSize(
+      renderer,
+      spec.config,
+      spec.width,
+      spec.height,
+      timed,
+      `the digest size (${spec.width}×${spec.height} canvas at 2×)`,
+    ),
+  ];
+
+  // The library's own path (zlib level 6, every row filter tried, on the main thread), for comparison.
+  const plain = new ChartJSNodeCanvas({ width: 600, height: 300, backgroundColour: '#FFFFFF' });
+  const plainRender = () =>
+    plain.renderToBuffer({ ...spec.config, options: { ...spec.config.options } } as Parameters<
+      ChartJSNodeCanvas['renderToBuffer']
+    >[0]);
+  for (let i = 0; i < 5; i++) await plainRender();
+  const defaults = await timeRenders(plainRender, timed);
+  console.log(
+    `the same 1200×600 px chart with chartjs-node-canvas's default PNG encoding: median ${fmt(median(defaults))} ms (${Math.round((await plainRender()).length / 1024)} KiB)`,
+  );
+
+  const [W, H] = [600, 300];
+  gc();
+  const start = { rss: rssMiB(), heap: process.memoryUsage().heapUsed / 2 ** 20 };
+  const samples: string[] = [];
+  const t0 = performance.now();
+  for (let i = 1; i <= renders; i++) {
+    await renderer.renderConfig(spec.config, W, H);
+    if (i % 1000 === 0 || i === renders) {
+      gc();
+      samples.push(`${i}: rss ${fmt(rssMiB(), 0)} MiB heap ${fmt(process.memoryUsage().heapUsed / 2 ** 20, 0)} MiB`);
+    }
+  }
+  gc();
+  const end = { rss: rssMiB(), heap: process.memoryUsage().heapUsed / 2 ** 20 };
+  console.log(
+    `memory over ${renders} renders of the 1200×600 px chart (${fmt((performance.now() - t0) / 1000)} s, after GC${(globalThis as { gc?: unknown }).gc ? '' : ' — run with --expose-gc'}):`,
+  );
+  console.log(
+    `  rss ${fmt(start.rss, 0)} → ${fmt(end.rss, 0)} MiB (growth ${fmt(end.rss - start.rss)} MiB, target ≤ 50 MB); heap ${fmt(start.heap)} → ${fmt(end.heap)} MiB`,
+  );
+  console.log(`  ${samples.join(' · ')}`);
+
+  console.log(
+    'the same Chart.js configuration in headless Chromium (page with Chart.js, screenshot of the canvas at 2×):',
+  );
+  for (const size of sizes.slice(0, 2)) {
+    const browser = await chromiumMedian(spec.config, size.width, size.height, quick ? 8 : 20);
+    if (!browser) {
+      console.log(`  headless Chromium: not found at ${CHROMIUM}; skipped`);
+      break;
+    }
+    const ours = median(size.samples);
+    console.log(`  ${size.label}:`);
+    console.log(
+      `    warm browser, new page per chart: median ${fmt(median(browser.warm))} ms  p95 ${fmt(quantile(browser.warm, 0.95))} ms → in process is ${fmt(median(browser.warm) / ours)}× faster (target ≥ 40×)`,
+    );
+    console.log(
+      `    browser launched per chart:       median ${fmt(median(browser.cold))} ms → in process is ${fmt(median(browser.cold) / ours)}× faster`,
+    );
+  }
+
+  const out = await mkdtemp(join(tmpdir(), 'pivotbot-bench-demo-'));
+  try {
+    const t = performance.now();
+    const demo = await runDemo({ reportsDir: 'reports', outDir: out, renderer });
+    const ok = demo.reports.filter((r) => r.ok).length;
+    console.log(
+      `pivotbot demo (sandbox start + ${demo.reports.length} reports + charts + index.html): ${fmt((performance.now() - t) / 1000, 2)} s, ${ok}/${demo.reports.length} ok`,
+    );
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}

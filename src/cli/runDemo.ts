@@ -1,0 +1,222 @@
+/**
+ * `pivotbot demo`: starts the sandbox in process, runs every report in the reports folder, and
+ * writes to the out folder each message's Block Kit JSON, chart PNGs, CSV files and an
+ * `index.html` that shows every message the way Slack would, with a summary.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { type Logger, silentLogger, suggest, toError } from '../core/index.js';
+import {
+  buildChartConfig,
+  type ChartRenderer,
+  digestMessage,
+  errorMessage,
+  jobProgressMessage,
+  type PreviewEntry,
+  type PreviewFile,
+  renderHtmlPreview,
+  type SlackMessage,
+  sharedChartRenderer,
+} from '../render/index.js';
+import { ReportingClient } from '../reporting/index.js';
+import { formatReportProblem, type LoadedReport, loadReports, runReport } from '../reports/index.js';
+
+export interface DemoOptions {
+  reportsDir: string;
+  outDir: string;
+  /** The clock: ranges resolve and the sandbox's data ends at this instant (default: now). */
+  now?: Date;
+  logger?: Logger;
+  renderer?: ChartRenderer;
+  /** Progress lines for the terminal. */
+  progress?: (line: string) => void;
+}
+
+export interface DemoReportResult {
+  id: string;
+  ok: boolean;
+  durationMs: number;
+  /** Files written for this report, relative to the out folder. */
+  files: string[];
+  error?: string;
+}
+
+export interface DemoResult {
+  reports: DemoReportResult[];
+  /** Definitions that did not load, with their file:line problems. */
+  broken: Array<{ id: string; reason: string }>;
+  durationMs: number;
+  indexPath: string;
+}
+
+const file = (name: string): PreviewFile => ({ name, href: encodeURI(name) });
+
+/** Runs one report and renders its digest; writes `<id>.png`, `<id>.message.json` (and the CSV). */
+async function runOne(
+  report: LoadedReport,
+  deps: { client: ReportingClient; now: Date; outDir: string; logger: Logger; renderer: ChartRenderer },
+): Promise<{ result: DemoReportResult; entries: PreviewEntry[] }> {
+  const started = performance.now();
+  const files: string[] = [];
+  const title = report.definition.title ?? report.id;
+  try {
+    const view = await runReport(report, {
+      client: deps.client,
+      now: () => deps.now,
+      outDir: deps.outDir,
+      logger: deps.logger,
+    });
+    const spec = buildChartConfig(view);
+    let chart: { url: string; alt: string } | undefined;
+    if (spec) {
+      const png = `${report.id}.png`;
+      await writeFile(join(deps.outDir, png), await deps.renderer.render(spec));
+      files.push(png);
+      chart = { url: png, alt: spec.alt };
+    }
+    let shareChart: { url: string; alt: string } | undefined;
+    const shareSpec =
+      view.chart?.kind === 'share' ? null : buildChartConfig(view, { kind: 'share', x: 'value', series: [] });
+    if (shareSpec) {
+      const png = `${report.id}-postbacks.png`;
+      await writeFile(join(deps.outDir, png), await deps.renderer.render(shareSpec));
+      files.push(png);
+      shareChart = { url: png, alt: shareSpec.alt };
+    }
+    const csvName = view.csvPath ? basename(view.csvPath) : undefined;
+    if (csvName) files.push(csvName);
+    const message = digestMessage(view, {
+      ...(chart ? { chart } : {}),
+      ...(shareChart ? { shareChart } : {}),
+      ...(csvName ? { csvName } : {}),
+    });
+    const json = `${report.id}.message.json`;
+    await writeFile(join(deps.outDir, json), `${JSON.stringify(message, null, 2)}\n`);
+    files.push(json);
+    const durationMs = performance.now() - started;
+    const entries: PreviewEntry[] = [
+      { id: report.id, title: view.title, kind: 'digest', ok: true, message, files: files.map(file), durationMs },
+    ];
+    if (view.mode === 'async') {
+      // An async report first shows a progress message, updated in place when the job is done.
+      const job = jobProgressMessage({
+        jobId: `${report.id}-job`,
+        title: view.title,
+        status: 'READY',
+        startedAt: new Date(deps.now.getTime() - durationMs).toISOString(),
+        now: deps.now.toISOString(),
+        ...(csvName ? { resultName: csvName } : {}),
+      });
+      entries.unshift({
+        id: `${report.id}--job`,
+        title: `${view.title}: async job`,
+        kind: 'async job',
+        ok: true,
+        message: job,
+      });
+    }
+    return { result: { id: report.id, ok: true, durationMs, files }, entries };
+  } catch (error) {
+    const err = toError(error);
+    const userMessage = (err as { userMessage?: string }).userMessage ?? err.message;
+    deps.logger.warn({ report: report.id, err }, 'demo report failed');
+    const message = errorMessage({
+      userMessage,
+      action: `Running ${title}`,
+      hint: 'Check the report with `pivotbot validate`, then run it alone with `pivotbot run`.',
+    });
+    const json = `${report.id}.message.json`;
+    await writeFile(join(deps.outDir, json), `${JSON.stringify(message, null, 2)}\n`);
+    const durationMs = performance.now() - started;
+    return {
+      result: { id: report.id, ok: false, durationMs, files: [json], error: err.message },
+      entries: [{ id: report.id, title, kind: 'failed', ok: false, message, files: [file(json)], durationMs }],
+    };
+  }
+}
+
+/** An example of the error message a mistyped report name gets, with real suggestions. */
+function typoExample(ids: readonly string[]): SlackMessage | undefined {
+  const first = ids[0];
+  if (!first) return undefined;
+  const typo = `${first.slice(0, -1)}`;
+  return errorMessage({
+    userMessage: `No report named "${typo}".`,
+    suggestions: suggest(typo, ids).length > 0 ? suggest(typo, ids) : [first],
+    hint: '`/pivot list` shows every report.',
+    code: 'REPORT_NOT_FOUND',
+    action: `/pivot run ${typo}`,
+  });
+}
+
+/**
+ * Runs the demo and writes `index.html`; resolves with what ran and what failed.
+ *
+ * @example const result = await runDemo({ reportsDir: 'reports', outDir: 'out' });
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const started = performance.now();
+  const now = options.now ?? new Date();
+  const logger = options.logger ?? silentLogger();
+  const renderer = options.renderer ?? sharedChartRenderer();
+  const progress = options.progress ?? (() => {});
+  await mkdir(options.outDir, { recursive: true });
+  const loaded = await loadReports(options.reportsDir, { now });
+  const broken = loaded.broken.map((id) => ({
+    id,
+    reason: loaded.problems
+      .filter((p) => basename(p.file).replace(/\.ya?ml$/i, '') === id)
+      .map(formatReportProblem)
+      .join('; '),
+  }));
+  const { startSandbox } = await import('../sandbox/index.js');
+  progress('starting the sandbox…');
+  const sandbox = await startSandbox({ port: 0, scale: 'small', now, logger });
+  const results: DemoReportResult[] = [];
+  const entries: PreviewEntry[] = [];
+  try {
+    const client = new ReportingClient({
+      authUrl: sandbox.authUrl,
+      graphqlUrl: sandbox.graphqlUrl,
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+      logger,
+    });
+    for (const report of loaded.reports) {
+      const one = await runOne(report, { client, now, outDir: options.outDir, logger, renderer });
+      results.push(one.result);
+      entries.push(...one.entries);
+      progress(
+        `${one.result.ok ? 'ok  ' : 'FAIL'} ${report.id} (${Math.round(one.result.durationMs)} ms)${one.result.error ? `: ${one.result.error}` : ''}`,
+      );
+    }
+  } finally {
+    await sandbox.stop();
+  }
+  const typo = typoExample(loaded.reports.map((r) => r.id));
+  if (typo)
+    entries.push({
+      id: 'example--error',
+      title: 'Example: a mistyped report name',
+      kind: 'error',
+      ok: true,
+      message: typo,
+    });
+  const durationMs = performance.now() - started;
+  const indexPath = join(options.outDir, 'index.html');
+  const html = renderHtmlPreview({
+    title: 'pivotbot demo',
+    generatedAt: now.toISOString(),
+    durationMs,
+    reportCount: results.length + broken.length,
+    entries,
+    failures: [...broken, ...results.filter((r) => !r.ok).map((r) => ({ id: r.id, reason: r.error ?? 'failed' }))],
+  });
+  await writeFile(indexPath, html);
+  return { reports: results, broken, durationMs, indexPath };
+}
+
+/** For a caught error: the message without a stack, for the terminal. */
+export function describeFailure(error: unknown): string {
+  return toError(error).message;
+}

@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import { main } from '../../../src/cli/main.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+describe('pivotbot demo', () => {
+  let out: string;
+  let output = '';
+  let code: number;
+  let browser: Browser | undefined;
+  const reportIds: string[] = [];
+
+  beforeAll(async () => {
+    out = await mkdtemp(join(tmpdir(), 'pivotbot-demo-'));
+    for (const name of await readdir('reports'))
+      if (/\.ya?ml$/.test(name)) reportIds.push(name.replace(/\.ya?ml$/, ''));
+    code = await main(['node', 'pivotbot', 'demo', '--out', out], {
+      out: (s) => {
+        output += s;
+      },
+      err: (s) => {
+        output += s;
+      },
+      env: {},
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it('runs every report and exits 0', () => {
+    expect(output).toContain(`${reportIds.length}/${reportIds.length} reports ran`);
+    expect(code).toBe(0);
+  });
+
+  it('writes each message as Block Kit JSON, the chart PNGs and the CSV files', async () => {
+    const files = await readdir(out);
+    for (const id of reportIds) {
+      expect(files).toContain(`${id}.message.json`);
+      expect(files).toContain(`${id}.csv`);
+      const message = JSON.parse(await readFile(join(out, `${id}.message.json`), 'utf8')) as { blocks: unknown[] };
+      expect(message.blocks.length).toBeGreaterThan(0);
+      expect(message.blocks.length).toBeLessThanOrEqual(50);
+    }
+    expect(files.filter((f) => f.endsWith('.png')).length).toBeGreaterThanOrEqual(reportIds.length);
+  });
+
+  it('shows every report in index.html, with every image loaded', async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (.ci/run does)`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const page = await browser.newPage({ viewport: { width: 900, height: 1200 } });
+    await page.goto(pathToFileURL(join(out, 'index.html')).href, { waitUntil: 'load' });
+    const images = await page.$$eval('img', (imgs) =>
+      imgs.map((img) => ({
+        src: img.getAttribute('src'),
+        loaded: img.complete && img.naturalWidth > 0,
+        width: img.naturalWidth,
+      })),
+    );
+    expect(images.length).toBeGreaterThanOrEqual(reportIds.length);
+    expect(images.filter((i) => !i.loaded)).toEqual([]);
+    // Charts are rendered at 2× for retina screens.
+    expect(images.every((i) => i.width >= 1000)).toBe(true);
+    const shown = await page.$$eval('[data-report]', (els) => els.map((e) => e.getAttribute('data-report')));
+    for (const id of reportIds) expect(shown).toContain(id);
+    const summary = (await page.locator('#summary').textContent()) ?? '';
+    expect(summary).toContain(`${reportIds.length} reports`);
+    expect(summary).toContain('0 failures');
+    expect(await page.locator('.b-actions').count()).toBeGreaterThanOrEqual(reportIds.length);
+  }, 60_000);
+});

@@ -1,0 +1,51 @@
+import { createCanvas, loadImage } from 'canvas';
+import { buildChartConfig, ChartRenderer } from '../../../src/render/index.js';
+import { timeSeriesView, topNView } from '../../support/renderFixtures.js';
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+describe('ChartRenderer', () => {
+  const renderer = new ChartRenderer();
+
+  it('renders a PNG at twice the logical size', async () => {
+    const spec = buildChartConfig(timeSeriesView());
+    if (!spec) throw new Error('no chart');
+    const png = await renderer.render(spec);
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(pngSize(png)).toEqual({ width: spec.width * 2, height: spec.height * 2 });
+    expect(png.length).toBeGreaterThan(10_000);
+  });
+
+  it('reuses one canvas per size', async () => {
+    const before = renderer.canvasCount;
+    const spec = buildChartConfig(timeSeriesView());
+    const bars = buildChartConfig(topNView());
+    if (!spec || !bars) throw new Error('no chart');
+    for (let i = 0; i < 3; i++) await renderer.render(spec);
+    await renderer.render(bars);
+    expect(renderer.canvasCount - before).toBeLessThanOrEqual(1);
+    expect(renderer.canvasCount).toBe(new Set([`${spec.width}x${spec.height}`, `${bars.width}x${bars.height}`]).size);
+  });
+
+  it('paints a white background, not a transparent one', async () => {
+    const spec = buildChartConfig(timeSeriesView());
+    if (!spec) throw new Error('no chart');
+    const image = await loadImage(await renderer.render(spec));
+    const canvas = createCanvas(image.width, image.height);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(image, 0, 0);
+    // The top-left corner and the bottom-right corner are background.
+    expect([...ctx.getImageData(1, 1, 1, 1).data]).toEqual([255, 255, 255, 255]);
+    expect([...ctx.getImageData(image.width - 2, image.height - 2, 1, 1).data]).toEqual([255, 255, 255, 255]);
+  });
+
+  it('does not mutate the config it is given', async () => {
+    const spec = buildChartConfig(timeSeriesView());
+    if (!spec) throw new Error('no chart');
+    await renderer.render(spec);
+    expect(spec.config.options?.animation).toBeUndefined();
+  });
+});
