@@ -67,19 +67,27 @@ export async function run(_args: readonly string[]): Promise<void> {
     const peakRss = peak.stop();
     const med = median(times);
     console.log(`50k-row pivot (${fmt(upstream.bytes / 1024 / 1024)} MiB JSON), 10 runs:`);
-    console.log(`  median ${fmt(med)} ms, p90 ${fmt(quantile(times, 0.9))} ms → ${Math.round(ROWS / (med / 1000)).toLocaleString('en-US')} rows/s`);
+    console.log(
+      `  median ${fmt(med)} ms, p90 ${fmt(quantile(times, 0.9))} ms → ${Math.round(ROWS / (med / 1000)).toLocaleString('en-US')} rows/s`,
+    );
     console.log(`  RSS before ${fmt(rssBefore)} MiB, peak ${fmt(peakRss)} MiB`);
 
     const before = await stats(upstream.baseUrl);
     const cold = newClient(upstream.baseUrl);
-    const small: PivotRequest = { ...request, context: { sqlTimeZone: 'UTC' }, metrics: [{ name: 'spend', alias: 'small' }] };
+    const small: PivotRequest = {
+      ...request,
+      context: { sqlTimeZone: 'UTC' },
+      metrics: [{ name: 'spend', alias: 'small' }],
+    };
     const start = performance.now();
     await Promise.all(Array.from({ length: 500 }, () => cold.pivot(small)));
     const elapsed = performance.now() - start;
     const after = await stats(upstream.baseUrl);
     const tokenRequests = after.tokenRequests - before.tokenRequests;
     console.log('500 concurrent queries on a cold token cache:');
-    console.log(`  ${tokenRequests} token request(s), ${after.graphqlRequests - before.graphqlRequests} GraphQL requests, ${fmt(elapsed)} ms`);
+    console.log(
+      `  ${tokenRequests} token request(s), ${after.graphqlRequests - before.graphqlRequests} GraphQL requests, ${fmt(elapsed)} ms`,
+    );
     if (tokenRequests !== 1) throw new Error(`expected exactly one token request, saw ${tokenRequests}`);
   } finally {
     upstream.child.kill('SIGTERM');

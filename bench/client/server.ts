@@ -20,7 +20,9 @@ const results = Array.from({ length: rows }, (_, i) => ({
   ctr: 0.0123 + (i % 50) / 10_000,
 }));
 const pivotBody = JSON.stringify({
-  data: { pivot: { results, totals: { impressions: '9', clicks: '9', installs: '9', spend: 1, installsCpi: 1, ctr: 1 } } },
+  data: {
+    pivot: { results, totals: { impressions: '9', clicks: '9', installs: '9', spend: 1, installsCpi: 1, ctr: 1 } },
+  },
 });
 const smallBody = JSON.stringify({ data: { pivot: { results: results.slice(0, 10), totals: {} } } });
 let tokenRequests = 0;
@@ -49,6 +51,8 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port, bytes: pivotBody.length })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ port: (server.address() as AddressInfo).port, bytes: pivotBody.length })}\n`,
+  );
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

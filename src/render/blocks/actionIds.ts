@@ -21,4 +21,6 @@ export const RANGE_BUTTONS = [
 export interface ReportActionValue {
   reportId: string;
   range?: string;
+  /** For ad-hoc results (`reportId: 'adhoc'`): the query to run again. */
+  query?: string;
 }

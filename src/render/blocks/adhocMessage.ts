@@ -1,10 +1,13 @@
 /** The answer to an ad-hoc `/pivot` query: the query echoed, headline totals, chart, table, CSV button. */
 import type { ReportView } from '../../reports/ReportView.js';
 import { fitMessage } from '../slackLimits.js';
-import { ACTION_IDS } from './actionIds.js';
+import { ACTION_IDS, type ReportActionValue } from './actionIds.js';
 import { type DigestOptions, fallbackText, footer, resultBlocks } from './digestMessage.js';
 import { button, context, escapeMrkdwn, mrkdwn } from './text.js';
 import type { Block, SlackMessage } from './types.js';
+
+/** Slack allows 2,000 characters in a button value; the JSON around the query needs some. */
+const MAX_QUERY_IN_BUTTON = 1_500;
 
 export interface AdhocOptions extends DigestOptions {
   /** What the user typed, echoed so the channel sees the question with the answer. */
@@ -30,11 +33,15 @@ export function adhocMessage(view: ReportView, options: AdhocOptions): SlackMess
     ...resultBlocks(view, options, cuts),
     context(footer(view, csvName)),
   ];
-  if (options.buttons !== false && csvName) {
+  // The button carries the query to run it again; one too long for a button value gets no button.
+  if (options.buttons !== false && csvName && options.query.length <= MAX_QUERY_IN_BUTTON) {
     blocks.push({
       type: 'actions',
       elements: [
-        button('Download CSV', ACTION_IDS.csv, { reportId: view.reportId, query: options.query.slice(0, 1500) }),
+        button('Download CSV', ACTION_IDS.csv, {
+          reportId: view.reportId,
+          query: options.query,
+        } satisfies ReportActionValue),
       ],
     });
   }

@@ -126,6 +126,21 @@ describe('Slack faults', () => {
     );
   });
 
+  it('runs an ad-hoc query again from its CSV button, with the CSV in the thread', async () => {
+    await h.click(
+      'pivot_csv',
+      { reportId: 'adhoc', query: 'spend installs by countryCode yesterday' },
+      { messageTs: '1700000000.000888' },
+    );
+    await h.slack.waitFor(
+      () => h.slack.callsTo('files.completeUploadExternal').some((c) => c.args.thread_ts === '1700000000.000888'),
+      20_000,
+      'the ad-hoc CSV in the thread',
+    );
+    const inThread = h.slack.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === '1700000000.000888');
+    expect(text(inThread.map((c) => c.args.blocks))).toContain('spend installs by countryCode yesterday');
+  });
+
   it('answers a button whose report no longer exists privately', async () => {
     const { hook } = await h.click('pivot_rerun', { reportId: 'gone-report' });
     expect(await h.waitForHook(hook)).toContain('No report named');
