@@ -12,8 +12,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clientFor } from '../../src/cli/openReporting.js';
+import { silentLogger } from '../../src/core/index.js';
 import { compileQuery, parseQuery } from '../../src/query/index.js';
-import { collectPivotProblems, ReportingClient } from '../../src/reporting/index.js';
+import { collectPivotProblems } from '../../src/reporting/index.js';
 import { loadReports, parseReportText, runReport } from '../../src/reports/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { fmt, median } from '../support/stats.js';
@@ -78,12 +80,7 @@ export async function run(_args: readonly string[]): Promise<void> {
   const sandbox = await startSandbox({ port: 0, scale: 'small' });
   console.log(`sandbox (small) start: ${fmt(performance.now() - sandboxStarted, 0)} ms`);
   try {
-    const client = new ReportingClient({
-      authUrl: sandbox.authUrl,
-      graphqlUrl: sandbox.graphqlUrl,
-      clientId: sandbox.clientId,
-      clientSecret: sandbox.clientSecret,
-    });
+    const client = clientFor(sandbox, silentLogger());
     const { reports } = await loadReports('reports', { now });
     console.log('\nin-process runReport, median of 5 (ms):');
     for (const report of reports) {

@@ -19,26 +19,20 @@ export interface OpenedReporting {
  */
 export async function openReporting(config: Config, logger: Logger): Promise<OpenedReporting> {
   const reporting = config.reporting;
-  if (reporting.kind === 'remote') {
-    const client = new ReportingClient({
-      authUrl: reporting.authUrl,
-      graphqlUrl: reporting.graphqlUrl,
-      clientId: reporting.clientId,
-      clientSecret: reporting.clientSecret,
-      logger,
-    });
-    return { client, close: async () => {}, sandbox: false };
-  }
+  if (reporting.kind === 'remote')
+    return { client: clientFor(reporting, logger), close: async () => {}, sandbox: false };
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0, scale: 'small', logger });
-  const client = new ReportingClient({
-    authUrl: sandbox.authUrl,
-    graphqlUrl: sandbox.graphqlUrl,
-    clientId: sandbox.clientId,
-    clientSecret: sandbox.clientSecret,
-    logger,
-  });
-  return { client, close: () => sandbox.stop(), sandbox: true };
+  return { client: clientFor(sandbox, logger), close: () => sandbox.stop(), sandbox: true };
+}
+
+/** A client for a Reporting Service endpoint: a configured one or a running sandbox. */
+export function clientFor(
+  endpoint: { authUrl: string; graphqlUrl: string; clientId: string; clientSecret: string },
+  logger: Logger,
+): ReportingClient {
+  const { authUrl, graphqlUrl, clientId, clientSecret } = endpoint;
+  return new ReportingClient({ authUrl, graphqlUrl, clientId, clientSecret, logger });
 }
 
 /**

@@ -18,8 +18,9 @@ import {
   type SlackMessage,
   sharedChartRenderer,
 } from '../render/index.js';
-import { ReportingClient } from '../reporting/index.js';
+import type { ReportingClient } from '../reporting/index.js';
 import { formatReportProblem, type LoadedReport, loadReports, runReport } from '../reports/index.js';
+import { clientFor } from './openReporting.js';
 
 export interface DemoOptions {
   reportsDir: string;
@@ -175,13 +176,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const results: DemoReportResult[] = [];
   const entries: PreviewEntry[] = [];
   try {
-    const client = new ReportingClient({
-      authUrl: sandbox.authUrl,
-      graphqlUrl: sandbox.graphqlUrl,
-      clientId: sandbox.clientId,
-      clientSecret: sandbox.clientSecret,
-      logger,
-    });
+    const client = clientFor(sandbox, logger);
     for (const report of loaded.reports) {
       const one = await runOne(report, { client, now, outDir: options.outDir, logger, renderer });
       results.push(one.result);

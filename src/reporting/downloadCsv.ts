@@ -5,6 +5,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ReportingHttpError, ReportingNetworkError, ReportingResponseError, ReportingTimeoutError } from './errors.js';
+import { parseCsv } from './parseCsv.js';
 
 export interface DownloadCsvOptions {
   /** The column names the CSV header must hold, in order. */
@@ -144,25 +145,7 @@ class CsvInspector extends Transform {
 
 /** Splits one CSV record (no embedded newlines) into fields, undoing RFC 4180 quoting. */
 export function parseCsvLine(line: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      fields.push(field);
-      field = '';
-    } else field += c;
-  }
-  fields.push(field);
-  return fields;
+  return parseCsv(line)[0] ?? [''];
 }
 
 /** The URL without its query string, so signatures never reach logs or messages. */

@@ -24,6 +24,7 @@ export {
   ReportingTimeoutError,
 } from './errors.js';
 export { parseJsonLossless } from './losslessJson.js';
+export { parseCsv } from './parseCsv.js';
 export {
   ReportingClient,
   type ReportingClientOptions,

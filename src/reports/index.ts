@@ -19,7 +19,7 @@ export {
 export { outputKeys, resolveKey } from './outputKeys.js';
 export { type ParseOptions, parseReportText, pathText } from './parseReport.js';
 export type * from './ReportView.js';
-export { parseCsv, parseCsvRows, readCsvRows } from './readCsvRows.js';
+export { parseCsvRows, readCsvRows } from './readCsvRows.js';
 export {
   type Comparison,
   previousRange,

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { getMetric, type PivotColumn, type PivotRow } from '../reporting/index.js';
+import { getMetric, type PivotColumn, type PivotRow, parseCsv } from '../reporting/index.js';
 
 /**
  * Reads an async pivot's CSV (RFC 4180, header of names) into rows keyed like a sync pivot's:
@@ -35,37 +35,4 @@ function cell(text: string | undefined, column: PivotColumn): PivotRow[string] {
   if (!Number.isFinite(n)) return null;
   if (getMetric(column.name)?.type.startsWith('Long') && !Number.isSafeInteger(n) && /^-?\d+$/.test(text)) return text;
   return n;
-}
-
-/** Splits CSV text into records of fields, honouring quotes (which may hold commas and newlines). */
-export function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || record.length > 0) {
-    record.push(field);
-    records.push(record);
-  }
-  return records;
 }

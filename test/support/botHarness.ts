@@ -145,3 +145,20 @@ export class BotHarness {
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Starts a harness before the tests of the enclosing `describe` (or file) and stops it after;
+ * the returned function gives the running harness.
+ *
+ * @example const bot = useBotHarness(); it('…', async () => { await bot().command('help'); });
+ */
+export function useBotHarness(options: Parameters<BotHarness['start']>[0] = {}): () => BotHarness {
+  const harness = new BotHarness();
+  beforeAll(async () => {
+    await harness.start(options);
+  });
+  afterAll(async () => {
+    await harness.stop();
+  });
+  return () => harness;
+}

@@ -1,40 +1,46 @@
-import { BotHarness } from '../../support/botHarness.js';
+import { useBotHarness } from '../../support/botHarness.js';
 
 const text = (value: unknown) => JSON.stringify(value);
 
 describe('async jobs in threads', () => {
-  let h: BotHarness;
-  beforeAll(async () => {
-    h = new BotHarness();
-    await h.start();
-  });
-  afterAll(async () => {
-    await h.stop();
-  });
+  const bot = useBotHarness();
 
   it('posts a progress message, updates it in place, and delivers the result and CSV in its thread', async () => {
-    await h.command('run site-bundle-quality');
-    await h.slack.waitFor(
-      () => h.bot.store.jobs.list().some((j) => j.status === 'succeeded'),
+    await bot().command('run site-bundle-quality');
+    await bot().slack.waitFor(
+      () =>
+        bot()
+          .bot.store.jobs.list()
+          .some((j) => j.status === 'succeeded'),
       30_000,
       'the job to succeed',
     );
-    const job = h.bot.store.jobs.list()[0];
+    const job = bot().bot.store.jobs.list()[0];
     expect(job).toMatchObject({ status: 'succeeded', channel: 'C0GENERAL1' });
     const progressTs = job?.threadTs as string;
-    const progress = h.slack.messages.find((m) => m.ts === progressTs);
+    const progress = bot().slack.messages.find((m) => m.ts === progressTs);
     expect(text(progress?.blocks)).toContain('ready');
-    expect(h.slack.callsTo('chat.update').filter((c) => c.args.ts === progressTs).length).toBeGreaterThan(0);
-    const inThread = h.slack.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === progressTs);
+    expect(
+      bot()
+        .slack.callsTo('chat.update')
+        .filter((c) => c.args.ts === progressTs).length,
+    ).toBeGreaterThan(0);
+    const inThread = bot()
+      .slack.callsTo('chat.postMessage')
+      .filter((c) => c.args.thread_ts === progressTs);
     expect(inThread).toHaveLength(1);
-    const uploads = h.slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === progressTs);
+    const uploads = bot()
+      .slack.callsTo('files.completeUploadExternal')
+      .filter((c) => c.args.thread_ts === progressTs);
     expect(uploads).toHaveLength(1);
-    expect(h.slack.callsTo('files.getUploadURLExternal').map((c) => c.args.filename)).toContain(
-      'site-bundle-quality.csv',
-    );
+    expect(
+      bot()
+        .slack.callsTo('files.getUploadURLExternal')
+        .map((c) => c.args.filename),
+    ).toContain('site-bundle-quality.csv');
 
-    const status = await h.command(`status ${job?.id}`);
-    const answer = await h.waitForHook(status.hook);
+    const status = await bot().command(`status ${job?.id}`);
+    const answer = await bot().waitForHook(status.hook);
     expect(answer).toContain('Service status: *READY*');
     expect(answer).toContain('delivery: *succeeded*');
     expect(answer).toContain('site-bundle-quality.csv');
@@ -42,57 +48,50 @@ describe('async jobs in threads', () => {
 });
 
 describe('a restart in the middle of an async job', () => {
-  let h: BotHarness;
-  beforeAll(async () => {
-    h = new BotHarness();
-    await h.start({ faults: { asyncStepMs: 1_500 } });
-  });
-  afterAll(async () => {
-    await h.stop();
-  });
+  const bot = useBotHarness({ faults: { asyncStepMs: 1_500 } });
 
   it('resumes polling after the restart and delivers the CSV once', async () => {
-    await h.command('run site-bundle-quality');
-    await h.slack.waitFor(
-      () => h.bot.store.jobs.listActive().some((j) => j.threadTs !== undefined),
+    await bot().command('run site-bundle-quality');
+    await bot().slack.waitFor(
+      () =>
+        bot()
+          .bot.store.jobs.listActive()
+          .some((j) => j.threadTs !== undefined),
       20_000,
       'the stored job',
     );
-    const [job] = h.bot.store.jobs.listActive();
-    await h.bot.stop();
+    const [job] = bot().bot.store.jobs.listActive();
+    await bot().bot.stop();
     expect(job?.status).toBe('running');
 
-    await h.startBot();
-    await h.slack.waitFor(
-      () => h.bot.store.jobs.get(job?.id as string)?.status === 'succeeded',
+    await bot().startBot();
+    await bot().slack.waitFor(
+      () => bot().bot.store.jobs.get(job?.id as string)?.status === 'succeeded',
       40_000,
       'the resumed job',
     );
     await new Promise((r) => setTimeout(r, 300));
-    const uploads = h.slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === job?.threadTs);
+    const uploads = bot()
+      .slack.callsTo('files.completeUploadExternal')
+      .filter((c) => c.args.thread_ts === job?.threadTs);
     expect(uploads).toHaveLength(1);
-    const summary = h.slack.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === job?.threadTs);
+    const summary = bot()
+      .slack.callsTo('chat.postMessage')
+      .filter((c) => c.args.thread_ts === job?.threadTs);
     expect(text(summary.map((s) => s.args.blocks))).toContain('is ready');
-    expect(text(h.slack.messages.find((m) => m.ts === job?.threadTs)?.blocks)).toContain('ready');
+    expect(text(bot().slack.messages.find((m) => m.ts === job?.threadTs)?.blocks)).toContain('ready');
   });
 });
 
 describe('Slack faults', () => {
-  let h: BotHarness;
-  beforeAll(async () => {
-    h = new BotHarness();
-    await h.start();
-  });
-  afterAll(async () => {
-    await h.stop();
-  });
+  const bot = useBotHarness();
 
   it('honours Retry-After through a 429 storm and still posts once', async () => {
-    h.slack.fail('chat.postMessage', { status: 429, retryAfterSeconds: 1, times: 3 });
-    const before = h.slack.callsTo('chat.postMessage').length;
-    await h.command('spend by countryCode yesterday');
-    await h.slack.waitFor(() => h.slack.messages.length > 0, 30_000, 'the message after the storm');
-    const attempts = h.slack.callsTo('chat.postMessage').slice(before);
+    bot().slack.fail('chat.postMessage', { status: 429, retryAfterSeconds: 1, times: 3 });
+    const before = bot().slack.callsTo('chat.postMessage').length;
+    await bot().command('spend by countryCode yesterday');
+    await bot().slack.waitFor(() => bot().slack.messages.length > 0, 30_000, 'the message after the storm');
+    const attempts = bot().slack.callsTo('chat.postMessage').slice(before);
     expect(attempts).toHaveLength(4);
     for (let i = 1; i < attempts.length; i++) {
       expect((attempts[i]?.at ?? 0) - (attempts[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(900);
@@ -100,49 +99,57 @@ describe('Slack faults', () => {
   });
 
   it('retries a 5xx from Slack', async () => {
-    const posted = h.slack.messages.length;
-    h.slack.fail('chat.postMessage', { status: 503, times: 2 });
-    await h.command('installs by countryCode yesterday');
-    await h.slack.waitFor(() => h.slack.messages.length > posted, 30_000, 'the message after 503s');
+    const posted = bot().slack.messages.length;
+    bot().slack.fail('chat.postMessage', { status: 503, times: 2 });
+    await bot().command('installs by countryCode yesterday');
+    await bot().slack.waitFor(() => bot().slack.messages.length > posted, 30_000, 'the message after 503s');
   });
 
   it('turns invalid_auth into an operator-facing message for the user', async () => {
-    h.slack.fail('chat.postMessage', { error: 'invalid_auth' });
-    const { hook } = await h.command('clicks by countryCode yesterday');
-    expect(await h.waitForHook(hook)).toContain('token is not valid');
+    bot().slack.fail('chat.postMessage', { error: 'invalid_auth' });
+    const { hook } = await bot().command('clicks by countryCode yesterday');
+    expect(await bot().waitForHook(hook)).toContain('token is not valid');
   });
 
   it('re-runs a report with another range from its button, and puts the CSV in the thread on request', async () => {
-    const before = h.slack.callsTo('chat.postMessage').length;
-    await h.click('pivot_range_last_7_days', { reportId: 'daily-kpi', range: 'yesterday' });
-    await h.slack.waitFor(() => h.slack.callsTo('chat.postMessage').length > before, 20_000, 'the re-run');
-    expect(text(h.slack.callsTo('chat.postMessage')[before]?.args.blocks)).toMatch(/Last 7 days/i);
+    const before = bot().slack.callsTo('chat.postMessage').length;
+    await bot().click('pivot_range_last_7_days', { reportId: 'daily-kpi', range: 'yesterday' });
+    await bot().slack.waitFor(() => bot().slack.callsTo('chat.postMessage').length > before, 20_000, 'the re-run');
+    expect(text(bot().slack.callsTo('chat.postMessage')[before]?.args.blocks)).toMatch(/Last 7 days/i);
 
-    await h.click('pivot_csv', { reportId: 'daily-kpi' }, { messageTs: '1700000000.000777' });
-    await h.slack.waitFor(
-      () => h.slack.callsTo('files.completeUploadExternal').some((c) => c.args.thread_ts === '1700000000.000777'),
+    await bot().click('pivot_csv', { reportId: 'daily-kpi' }, { messageTs: '1700000000.000777' });
+    await bot().slack.waitFor(
+      () =>
+        bot()
+          .slack.callsTo('files.completeUploadExternal')
+          .some((c) => c.args.thread_ts === '1700000000.000777'),
       20_000,
       'the CSV in the thread',
     );
   });
 
   it('runs an ad-hoc query again from its CSV button, with the CSV in the thread', async () => {
-    await h.click(
+    await bot().click(
       'pivot_csv',
       { reportId: 'adhoc', query: 'spend installs by countryCode yesterday' },
       { messageTs: '1700000000.000888' },
     );
-    await h.slack.waitFor(
-      () => h.slack.callsTo('files.completeUploadExternal').some((c) => c.args.thread_ts === '1700000000.000888'),
+    await bot().slack.waitFor(
+      () =>
+        bot()
+          .slack.callsTo('files.completeUploadExternal')
+          .some((c) => c.args.thread_ts === '1700000000.000888'),
       20_000,
       'the ad-hoc CSV in the thread',
     );
-    const inThread = h.slack.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === '1700000000.000888');
+    const inThread = bot()
+      .slack.callsTo('chat.postMessage')
+      .filter((c) => c.args.thread_ts === '1700000000.000888');
     expect(text(inThread.map((c) => c.args.blocks))).toContain('spend installs by countryCode yesterday');
   });
 
   it('answers a button whose report no longer exists privately', async () => {
-    const { hook } = await h.click('pivot_rerun', { reportId: 'gone-report' });
-    expect(await h.waitForHook(hook)).toContain('No report named');
+    const { hook } = await bot().click('pivot_rerun', { reportId: 'gone-report' });
+    expect(await bot().waitForHook(hook)).toContain('No report named');
   });
 });

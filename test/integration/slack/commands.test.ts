@@ -1,56 +1,48 @@
-import { ADMIN, BotHarness } from '../../support/botHarness.js';
+import { ADMIN, useBotHarness } from '../../support/botHarness.js';
 import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
 
-let h: BotHarness;
+const bot = useBotHarness();
 
-beforeAll(async () => {
-  h = new BotHarness();
-  await h.start();
-});
-afterAll(async () => {
-  await h.stop();
-});
-
-const posts = () => h.slack.callsTo('chat.postMessage');
+const posts = () => bot().slack.callsTo('chat.postMessage');
 const text = (value: unknown) => JSON.stringify(value);
 
 describe('/pivot over signed HTTP', () => {
   it('acknowledges at once and answers help privately, mentioning the commands', async () => {
-    const { response, hook } = await h.command('help');
+    const { response, hook } = await bot().command('help');
     expect(response.status).toBe(200);
-    const answer = await h.waitForHook(hook);
+    const answer = await bot().waitForHook(hook);
     expect(answer).toContain('/pivot list');
     expect(answer).toContain('ephemeral');
     expect(posts().length).toBe(0);
   });
 
   it('lists the reports and shows one', async () => {
-    const list = await h.command('list');
-    const listed = await h.waitForHook(list.hook);
+    const list = await bot().command('list');
+    const listed = await bot().waitForHook(list.hook);
     for (const id of ['daily-kpi', 'weekly-campaign-review', 'site-bundle-quality']) expect(listed).toContain(id);
-    const show = await h.command('show daily-kpi');
-    expect(await h.waitForHook(show.hook)).toContain('Schedule:');
+    const show = await bot().command('show daily-kpi');
+    expect(await bot().waitForHook(show.hook)).toContain('Schedule:');
   });
 
   it('suggests a near name for an unknown report', async () => {
-    const { hook } = await h.command('show daily-kp');
-    expect(await h.waitForHook(hook)).toContain('daily-kpi');
+    const { hook } = await bot().command('show daily-kp');
+    expect(await bot().waitForHook(hook)).toContain('daily-kpi');
   });
 
   it('posts an ad-hoc query result in the channel, echoing the question', async () => {
     const before = posts().length;
-    const { hook } = await h.command('spend installs installsCpi by countryCode yesterday', { user: 'U_ASKER' });
-    await h.slack.waitFor(() => posts().length > before, 20_000, 'the result message');
+    const { hook } = await bot().command('spend installs installsCpi by countryCode yesterday', { user: 'U_ASKER' });
+    await bot().slack.waitFor(() => posts().length > before, 20_000, 'the result message');
     const message = posts()[before];
     expect(message?.args.channel).toBe('C0GENERAL1');
     expect(text(message?.args.blocks)).toContain('U_ASKER');
     expect(text(message?.args.blocks)).toContain('installsCpi');
-    expect(h.hookBodies(hook)).toEqual([]);
+    expect(bot().hookBodies(hook)).toEqual([]);
   });
 
   it('answers a bad query privately with a caret under the word and a suggestion', async () => {
-    const { hook } = await h.command('spend instals by countryCode yesterday');
-    const answer = await h.waitForHook(hook);
+    const { hook } = await bot().command('spend instals by countryCode yesterday');
+    const answer = await bot().waitForHook(hook);
     expect(answer).toContain('^^^^^^^');
     expect(answer).toContain('installs');
     expect(answer).toContain('ephemeral');
@@ -58,80 +50,80 @@ describe('/pivot over signed HTTP', () => {
 
   it('runs a named report and posts its digest', async () => {
     const before = posts().length;
-    await h.command('run daily-kpi');
-    await h.slack.waitFor(() => posts().length > before, 20_000, 'the digest');
+    await bot().command('run daily-kpi');
+    await bot().slack.waitFor(() => posts().length > before, 20_000, 'the digest');
     expect(text(posts()[before]?.args.blocks)).toContain('"type":"header"');
   });
 
   it('answers postbacks with the distribution', async () => {
     const before = posts().length;
-    await h.command('postbacks app:101 keys:conversion_value last 7 days');
-    await h.slack.waitFor(() => posts().length > before, 20_000, 'the postbacks result');
+    await bot().command('postbacks app:101 keys:conversion_value last 7 days');
+    await bot().slack.waitFor(() => posts().length > before, 20_000, 'the postbacks result');
     expect(text(posts()[before]?.args.blocks)).toContain('conversion_value');
   });
 
   it('says there are no open incidents', async () => {
-    const { hook } = await h.command('alerts');
-    expect(await h.waitForHook(hook)).toContain('No open alert incidents');
+    const { hook } = await bot().command('alerts');
+    expect(await bot().waitForHook(hook)).toContain('No open alert incidents');
   });
 
   it('lets only admins subscribe, and records the subscription', async () => {
-    const refused = await h.command('subscribe daily-kpi at 09:00', { user: 'U_SOMEONE' });
-    expect(await h.waitForHook(refused.hook)).toContain('Only pivotbot admins');
-    expect(h.bot.store.subscriptions.list()).toHaveLength(0);
+    const refused = await bot().command('subscribe daily-kpi at 09:00', { user: 'U_SOMEONE' });
+    expect(await bot().waitForHook(refused.hook)).toContain('Only pivotbot admins');
+    expect(bot().bot.store.subscriptions.list()).toHaveLength(0);
 
-    const ok = await h.command('subscribe daily-kpi <#C0MARKET01|marketing> at 9:30', { user: ADMIN });
-    expect(await h.waitForHook(ok.hook)).toContain('Subscribed');
-    expect(h.bot.store.subscriptions.list()).toEqual([
+    const ok = await bot().command('subscribe daily-kpi <#C0MARKET01|marketing> at 9:30', { user: ADMIN });
+    expect(await bot().waitForHook(ok.hook)).toContain('Subscribed');
+    expect(bot().bot.store.subscriptions.list()).toEqual([
       expect.objectContaining({ report: 'daily-kpi', channel: 'C0MARKET01', schedule: '30 9 * * *', createdBy: ADMIN }),
     ]);
 
-    const off = await h.command('unsubscribe daily-kpi <#C0MARKET01|marketing>', { user: ADMIN });
-    expect(await h.waitForHook(off.hook)).toContain('no longer gets');
-    expect(h.bot.store.subscriptions.list()).toHaveLength(0);
+    const off = await bot().command('unsubscribe daily-kpi <#C0MARKET01|marketing>', { user: ADMIN });
+    expect(await bot().waitForHook(off.hook)).toContain('no longer gets');
+    expect(bot().bot.store.subscriptions.list()).toHaveLength(0);
   });
 
   it('tells the user how to invite the bot to a channel it is not in', async () => {
-    const { hook } = await h.command('spend by countryCode yesterday', { channel: 'C0OUTSIDE1' });
-    expect(await h.waitForHook(hook)).toContain('/invite @pivotbot');
+    const { hook } = await bot().command('spend by countryCode yesterday', { channel: 'C0OUTSIDE1' });
+    expect(await bot().waitForHook(hook)).toContain('/invite @pivotbot');
   });
 
   it('refuses a forged and a stale signature with 401 and runs nothing', async () => {
-    const calls = h.slack.calls.length;
-    const body = slashCommandBody({ text: 'help', responseUrl: h.slack.responseUrl('forged') });
-    const forged = await postSigned(h.eventsUrl, body, { signingSecret: 'not-the-secret' });
+    const calls = bot().slack.calls.length;
+    const body = slashCommandBody({ text: 'help', responseUrl: bot().slack.responseUrl('forged') });
+    const forged = await postSigned(bot().eventsUrl, body, { signingSecret: 'not-the-secret' });
     expect(forged.status).toBe(401);
-    const stale = await postSigned(h.eventsUrl, body, {
+    const stale = await postSigned(bot().eventsUrl, body, {
       signingSecret: 'test-signing-secret-value',
       timestamp: Math.floor(Date.now() / 1000) - 301,
     });
     expect(stale.status).toBe(401);
     await new Promise((r) => setTimeout(r, 200));
-    expect(h.slack.hooks.filter((x) => x.path === '/hooks/forged')).toHaveLength(0);
-    expect(h.slack.calls.length).toBe(calls);
+    expect(bot().slack.hooks.filter((x) => x.path === '/hooks/forged')).toHaveLength(0);
+    expect(bot().slack.calls.length).toBe(calls);
   });
 
   it('runs a command once when Slack delivers the same request again (X-Slack-Retry-Num)', async () => {
     const before = posts().length;
-    const first = await h.command('spend by countryCode yesterday');
-    const again = await h.command('', { body: first.body, retryNum: 1 });
+    const first = await bot().command('spend by countryCode yesterday');
+    const again = await bot().command('', { body: first.body, retryNum: 1 });
     expect(again.response.status).toBe(200);
-    await h.slack.waitFor(() => posts().length > before, 20_000, 'the result');
+    await bot().slack.waitFor(() => posts().length > before, 20_000, 'the result');
     await new Promise((r) => setTimeout(r, 500));
     expect(posts().length).toBe(before + 1);
   });
 
   it('serves GET /healthz', async () => {
-    const response = await fetch(`http://127.0.0.1:${h.bot.port}/healthz`);
+    const response = await fetch(`http://127.0.0.1:${bot().bot.port}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true });
   });
 
   it('publishes App Home with reports, subscriptions and incidents', async () => {
-    const response = await h.event({ type: 'app_home_opened', user: 'U_ALICE', channel: 'D1', tab: 'home' });
+    const response = await bot().event({ type: 'app_home_opened', user: 'U_ALICE', channel: 'D1', tab: 'home' });
     expect(response.status).toBe(200);
-    await h.slack.waitFor(() => h.slack.callsTo('views.publish').length > 0, 10_000, 'views.publish');
-    const view = h.slack.callsTo('views.publish')[0]?.args.view;
+    await bot().slack.waitFor(() => bot().slack.callsTo('views.publish').length > 0, 10_000, 'views.publish');
+    const view = bot().slack.callsTo('views.publish')[0]?.args.view;
     expect(text(view)).toContain('Reports (6)');
     expect(text(view)).toContain('Open incidents');
   });

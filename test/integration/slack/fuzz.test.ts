@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BotHarness } from '../../support/botHarness.js';
+import { useBotHarness } from '../../support/botHarness.js';
 import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
 
 /** Words people type: verbs, metrics, dimensions, clause words, ranges, values, noise. */
@@ -94,14 +94,7 @@ const text = fc.oneof(
 );
 
 describe('1,000 fuzzed /pivot texts', () => {
-  let h: BotHarness;
-  beforeAll(async () => {
-    h = new BotHarness();
-    await h.start();
-  });
-  afterAll(async () => {
-    await h.stop();
-  });
+  const bot = useBotHarness();
 
   it('acknowledges every one and answers each with a message or a private reply, without crashing', async () => {
     // `run <report>` digests carry no asker, so they could not be matched to their request here.
@@ -113,9 +106,9 @@ describe('1,000 fuzzed /pivot texts', () => {
         const body = slashCommandBody({
           text: t,
           userId: `U0FUZZ${i}X`,
-          responseUrl: h.slack.responseUrl(`fuzz-${i}`),
+          responseUrl: bot().slack.responseUrl(`fuzz-${i}`),
         });
-        const response = await postSigned(h.eventsUrl, body, { signingSecret: 'test-signing-secret-value' });
+        const response = await postSigned(bot().eventsUrl, body, { signingSecret: 'test-signing-secret-value' });
         statuses.push(response.status);
       });
       await Promise.all(batch);
@@ -126,33 +119,33 @@ describe('1,000 fuzzed /pivot texts', () => {
     // an async job they started. One pass over what Slack received (this runs every 25 ms).
     const answeredCount = () => {
       const seen = new Set<number>();
-      for (const hook of h.slack.hooks) {
+      for (const hook of bot().slack.hooks) {
         const match = /^\/hooks\/fuzz-(\d+)$/.exec(hook.path);
         if (match) seen.add(Number(match[1]));
       }
-      for (const call of h.slack.callsTo('chat.postMessage')) {
+      for (const call of bot().slack.callsTo('chat.postMessage')) {
         for (const match of JSON.stringify(call.args.blocks ?? '').matchAll(/U0FUZZ(\d+)X/g))
           seen.add(Number(match[1]));
       }
-      for (const job of h.bot.store.jobs.list()) {
+      for (const job of bot().bot.store.jobs.list()) {
         const match = /^U0FUZZ(\d+)X$/.exec(job.requester);
         if (match) seen.add(Number(match[1]));
       }
       return seen.size;
     };
-    await h.slack.waitFor(() => answeredCount() === texts.length, 120_000, 'an answer to every fuzzed command');
+    await bot().slack.waitFor(() => answeredCount() === texts.length, 120_000, 'an answer to every fuzzed command');
 
     // The mix exercises both paths: results posted in the channel and private replies.
-    const posted = h.slack.callsTo('chat.postMessage').length;
-    const replied = h.slack.hooks.filter((x) => x.path.startsWith('/hooks/fuzz-')).length;
+    const posted = bot().slack.callsTo('chat.postMessage').length;
+    const replied = bot().slack.hooks.filter((x) => x.path.startsWith('/hooks/fuzz-')).length;
     console.log(`fuzz: ${posted} channel posts, ${replied} private replies`);
     expect(posted).toBeGreaterThan(10);
     expect(replied).toBeGreaterThan(100);
 
     // Private replies are sensible: each is help, a suggestion, a refusal, or an explained error; none is internal.
-    const internal = h.slack.hooks.filter((x) => JSON.stringify(x.body).includes('INTERNAL'));
+    const internal = bot().slack.hooks.filter((x) => JSON.stringify(x.body).includes('INTERNAL'));
     expect(internal.map((x) => x.body)).toEqual([]);
-    const health = await fetch(`http://127.0.0.1:${h.bot.port}/healthz`);
+    const health = await fetch(`http://127.0.0.1:${bot().bot.port}/healthz`);
     expect(health.status).toBe(200);
   }, 180_000);
 });
