@@ -11,7 +11,6 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { postSigned, slashCommandBody } from '../../test/support/slackRequests.js';
-import { SlackTestServer } from '../../test/support/slackTestServer.js';
 import { fmt, median, quantile } from '../support/stats.js';
 
 const SECRET = 'bench-signing-secret';
@@ -30,7 +29,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Spawns a node script and resolves with its first JSON line on stdout that passes `accept`. */
 async function spawnUntil<T>(args: string[], env: NodeJS.ProcessEnv, accept: (line: string) => boolean) {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
     if (line.startsWith('{') && accept(line)) {
@@ -54,10 +53,25 @@ export async function run(args: readonly string[]): Promise<void> {
   const scale = args.includes('--small') ? 'small' : 'medium';
   const sandbox = await startSandboxProcess(scale);
   console.log(`sandbox (${scale}) ready in ${fmt(sandbox.seconds)} s`);
-  const slack = await new SlackTestServer().start();
+  const slackProcess = await spawnUntil<{ baseUrl: string; apiUrl: string; control: string }>(
+    [join(here, 'slackProcess.js')],
+    process.env,
+    (l) => l.includes('"control"'),
+  );
+  const slack = slackProcess.value;
+  /** Resolves with the number of posted messages containing `grep`, once it exceeds `above`. */
+  const waitForPosts = async (grep: string, above: number, timeoutMs = 60_000): Promise<number> => {
+    const url = `${slack.control}/wait?grep=${encodeURIComponent(grep)}&above=${above}&timeoutMs=${timeoutMs}`;
+    const { count } = (await (await fetch(url)).json()) as { count: number };
+    if (count <= above) throw new Error(`no new message containing "${grep}" within ${timeoutMs} ms`);
+    return count;
+  };
   const dir = await mkdtemp(join(tmpdir(), 'pivotbot-bench-'));
   const botProcess = await spawnUntil<{ port: number }>(
-    [join(here, 'botProcess.js')],
+    [
+      ...(process.env.BOT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BOT_PROFILE}`] : []),
+      join(here, 'botProcess.js'),
+    ],
     {
       ...process.env,
       SLACK_BOT_TOKEN: 'xoxb-bench',
@@ -78,24 +92,23 @@ export async function run(args: readonly string[]): Promise<void> {
   const url = `http://127.0.0.1:${bot.port}/slack/events`;
   let hook = 0;
   const send = (text: string, user = 'U0BENCH01') =>
-    postSigned(url, slashCommandBody({ text, userId: user, responseUrl: slack.responseUrl(`b${++hook}`) }), {
+    postSigned(url, slashCommandBody({ text, userId: user, responseUrl: `${slack.baseUrl}/hooks/b${++hook}` }), {
       signingSecret: SECRET,
     });
-  const posted = () => slack.callsTo('chat.postMessage').length;
 
   try {
     // Warm-up: token, JIT, chart renderer.
-    const warm = posted();
+    const warm = await waitForPosts('', -1, 0).catch(() => 0);
     await send(TYPICAL);
-    await slack.waitFor(() => posted() > warm, 60_000, 'warm-up');
+    await waitForPosts('', warm);
 
     // Command → result message, one at a time.
     const toResult: number[] = [];
+    let posted = warm + 1;
     for (let i = 0; i < 20; i++) {
-      const before = posted();
       const start = performance.now();
       await send(TYPICAL);
-      await slack.waitFor(() => posted() > before, 60_000, 'a result');
+      posted = await waitForPosts('', posted);
       toResult.push(performance.now() - start);
     }
     console.log(`command → result message, "${TYPICAL}" (20 runs):`);
@@ -105,22 +118,15 @@ export async function run(args: readonly string[]): Promise<void> {
     let heavyRuns = 0;
     let stopHeavy = false;
     const heavy = Array.from({ length: 4 }, async (_, k) => {
+      let done = 0;
       while (!stopHeavy) {
-        const before = slack
-          .callsTo('chat.postMessage')
-          .filter((c) => JSON.stringify(c.args.blocks ?? '').includes(`U0HEAVY${k}`)).length;
         await send(HEAVY, `U0HEAVY${k}`);
-        await slack.waitFor(
-          () =>
-            slack.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.args.blocks ?? '').includes(`U0HEAVY${k}`))
-              .length > before,
-          120_000,
-          'a heavy report',
-        );
+        done = await waitForPosts(`U0HEAVY${k}`, done, 120_000);
         heavyRuns++;
       }
     });
     await new Promise((r) => setTimeout(r, 200));
+    botProcess.child.send('reset');
     const acks: number[] = [];
     const texts = [
       TYPICAL,
@@ -139,6 +145,11 @@ export async function run(args: readonly string[]): Promise<void> {
         }),
       );
     }
+    const loopDelay = new Promise<{ p50: number; p99: number; max: number }>((resolve) =>
+      botProcess.child.once('message', (m) => resolve(m as { p50: number; p99: number; max: number })),
+    );
+    botProcess.child.send('read');
+    const botLoop = await loopDelay;
     stopHeavy = true;
     await Promise.all(heavy);
     console.log(
@@ -147,10 +158,13 @@ export async function run(args: readonly string[]): Promise<void> {
     console.log(
       `  p50 ${fmt(median(acks))} ms, p99 ${fmt(quantile(acks, 0.99))} ms, max ${fmt(Math.max(...acks))} ms (target p99 ≤ 100 ms)`,
     );
+    console.log(
+      `  the bot's event-loop delay meanwhile: p50 ${fmt(botLoop.p50)} ms, p99 ${fmt(botLoop.p99)} ms, max ${fmt(botLoop.max)} ms`,
+    );
   } finally {
     botProcess.child.kill('SIGTERM');
     await new Promise((r) => botProcess.child.once('exit', r));
-    await slack.stop();
+    slackProcess.child.kill('SIGTERM');
     sandbox.child.kill('SIGTERM');
     await rm(dir, { recursive: true, force: true });
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Config, configSecrets, loadConfig } from '../config/index.js';
 import { createLogger, type Logger, toError } from '../core/index.js';
 import { type ChartRenderer, sharedChartRenderer } from '../render/index.js';
-import { loadReports } from '../reports/index.js';
+import { reportCache } from '../reports/index.js';
 import { PivotCommands, resumeJobs, startSlackApp, WorkQueue } from '../slack/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { openReporting } from './openReporting.js';
@@ -51,7 +51,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const reporting = await openReporting(config, logger);
     closers.unshift(() => reporting.close());
     if (reporting.sandbox) logger.warn('no REPORTING_* credentials: using the embedded sandbox (synthetic data)');
-    const loadDefinitions = () => loadReports(config.reportsDir, { now: clock() });
+    const loadDefinitions = reportCache(config.reportsDir, { now: clock, defaultTimeZone: config.timezone });
     const initial = await loadDefinitions();
     for (const problem of initial.problems)
       logger.warn({ file: problem.file, line: problem.line }, `report definition problem: ${problem.message}`);

@@ -20,6 +20,7 @@ export { outputKeys, resolveKey } from './outputKeys.js';
 export { type ParseOptions, parseReportText, pathText } from './parseReport.js';
 export type * from './ReportView.js';
 export { parseCsvRows, readCsvRows } from './readCsvRows.js';
+export { type ReportCacheOptions, reportCache } from './reportCache.js';
 export {
   type Comparison,
   previousRange,
