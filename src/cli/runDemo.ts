@@ -7,9 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type Logger, silentLogger, suggest, toError } from '../core/index.js';
 import {
-  buildChartConfig,
   type ChartRenderer,
-  digestMessage,
   errorMessage,
   jobProgressMessage,
   type PreviewEntry,
@@ -21,6 +19,7 @@ import {
 import type { ReportingClient } from '../reporting/index.js';
 import { formatReportProblem, type LoadedReport, loadReports, runReport } from '../reports/index.js';
 import { clientFor } from './openReporting.js';
+import { writeDigestFiles } from './writeDigestFiles.js';
 
 export interface DemoOptions {
   reportsDir: string;
@@ -67,33 +66,9 @@ async function runOne(
       outDir: deps.outDir,
       logger: deps.logger,
     });
-    const spec = buildChartConfig(view);
-    let chart: { url: string; alt: string } | undefined;
-    if (spec) {
-      const png = `${report.id}.png`;
-      await writeFile(join(deps.outDir, png), await deps.renderer.render(spec));
-      files.push(png);
-      chart = { url: png, alt: spec.alt };
-    }
-    let shareChart: { url: string; alt: string } | undefined;
-    const shareSpec =
-      view.chart?.kind === 'share' ? null : buildChartConfig(view, { kind: 'share', x: 'value', series: [] });
-    if (shareSpec) {
-      const png = `${report.id}-postbacks.png`;
-      await writeFile(join(deps.outDir, png), await deps.renderer.render(shareSpec));
-      files.push(png);
-      shareChart = { url: png, alt: shareSpec.alt };
-    }
-    const csvName = view.csvPath ? basename(view.csvPath) : undefined;
-    if (csvName) files.push(csvName);
-    const message = digestMessage(view, {
-      ...(chart ? { chart } : {}),
-      ...(shareChart ? { shareChart } : {}),
-      ...(csvName ? { csvName } : {}),
-    });
-    const json = `${report.id}.message.json`;
-    await writeFile(join(deps.outDir, json), `${JSON.stringify(message, null, 2)}\n`);
-    files.push(json);
+    const written = await writeDigestFiles(view, deps.outDir, deps.renderer);
+    files.push(...written.files);
+    const message = written.message;
     const durationMs = performance.now() - started;
     const entries: PreviewEntry[] = [
       { id: report.id, title: view.title, kind: 'digest', ok: true, message, files: files.map(file), durationMs },
@@ -106,7 +81,7 @@ async function runOne(
         status: 'READY',
         startedAt: new Date(deps.now.getTime() - durationMs).toISOString(),
         now: deps.now.toISOString(),
-        ...(csvName ? { resultName: csvName } : {}),
+        ...(view.csvPath ? { resultName: basename(view.csvPath) } : {}),
       });
       entries.unshift({
         id: `${report.id}--job`,

@@ -1,5 +1,6 @@
 import bolt from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { SlackConfig } from '../config/index.js';
 import { type Logger, PivotbotError } from '../core/index.js';
 import type { SlackMessage } from '../render/index.js';
 
@@ -43,6 +44,13 @@ function userMessageFor(error: string): string {
   }
 }
 
+/** Where a posted message landed. */
+export interface Posted {
+  ts: string;
+  /** The channel's id, also when it was given by name. */
+  channel: string;
+}
+
 /** A file to put in a channel or thread. */
 export interface UploadFile {
   filename: string;
@@ -56,8 +64,8 @@ export interface UploadFile {
  * of the SDK. Every method throws `SlackDeliveryError` on failure.
  */
 export interface SlackGateway {
-  /** Posts a message; resolves to its `ts`. */
-  post(channel: string, message: SlackMessage, options?: { threadTs?: string }): Promise<string>;
+  /** Posts a message; resolves to its `ts` and the channel's id (Slack resolves `#name` to it). */
+  post(channel: string, message: SlackMessage, options?: { threadTs?: string }): Promise<Posted>;
   update(channel: string, ts: string, message: SlackMessage): Promise<void>;
   ephemeral(channel: string, user: string, message: SlackMessage): Promise<void>;
   /** Answers through a slash command's or action's response_url (works without channel membership). */
@@ -85,7 +93,7 @@ export class WebApiGateway implements SlackGateway {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
-  async post(channel: string, message: SlackMessage, options: { threadTs?: string } = {}): Promise<string> {
+  async post(channel: string, message: SlackMessage, options: { threadTs?: string } = {}): Promise<Posted> {
     const result = await this.call('chat.postMessage', () =>
       this.client.chat.postMessage({
         channel,
@@ -95,7 +103,7 @@ export class WebApiGateway implements SlackGateway {
         ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
       }),
     );
-    return String(result.ts ?? '');
+    return { ts: String(result.ts ?? ''), channel: String(result.channel ?? channel) };
   }
 
   async update(channel: string, ts: string, message: SlackMessage): Promise<void> {
@@ -202,6 +210,24 @@ export class WebApiGateway implements SlackGateway {
       throw mapped;
     }
   }
+}
+
+/** Web API retries: bounded (4 within a minute), unlike the SDK's 30-minute default; 429s honour Retry-After. */
+export const SLACK_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000, maxRetryTime: 60_000 };
+
+/**
+ * A gateway for posting outside the Bolt app (`pivotbot run --post`), with the app's retry policy.
+ *
+ * @example const slack = slackGatewayFor(config.slack, logger); await slack.post('C123', message);
+ */
+export function slackGatewayFor(slack: SlackConfig, logger: Logger): WebApiGateway {
+  const client = new webApi.WebClient(slack.botToken, {
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl.endsWith('/') ? slack.apiUrl : `${slack.apiUrl}/` } : {}),
+    retryConfig: SLACK_RETRY,
+    rejectRateLimitedCalls: false,
+    timeout: 30_000,
+  });
+  return new WebApiGateway(client, logger);
 }
 
 /** Maps what @slack/web-api throws to a typed error. */

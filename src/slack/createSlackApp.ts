@@ -12,7 +12,7 @@ import { RecentKeys } from './dedupe.js';
 import { homeView } from './homeView.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands } from './PivotCommands.js';
-import { type SlackGateway, WebApiGateway } from './SlackGateway.js';
+import { SLACK_RETRY, type SlackGateway, WebApiGateway } from './SlackGateway.js';
 
 const { App } = bolt;
 
@@ -37,8 +37,6 @@ export interface RunningSlackApp {
   /** Waits for in-flight work (up to `graceMs`) and stops the receiver. */
   stop(graceMs?: number): Promise<void>;
 }
-
-const DEFAULT_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000, maxRetryTime: 60_000 };
 
 /**
  * The Bolt app: `/pivot`, buttons and App Home, over HTTP (`/slack/events`, signatures verified,
@@ -76,7 +74,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         }),
     clientOptions: {
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl.endsWith('/') ? slack.apiUrl : `${slack.apiUrl}/` } : {}),
-      retryConfig: { ...DEFAULT_RETRY, ...options.retry },
+      retryConfig: { ...SLACK_RETRY, ...options.retry },
       rejectRateLimitedCalls: false,
       timeout: 30_000,
     },

@@ -96,7 +96,12 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
       { ...(target.range !== undefined ? { range: target.range } : {}), ...(target.mode ? { mode: target.mode } : {}) },
     );
     const threadTs = progress?.ts ?? place.threadTs;
-    const messageTs = await postResult(view, target, { ...place, ...(threadTs ? { threadTs } : {}) }, deps);
+    const messageTs = await postView(
+      view,
+      { ...(target.query !== undefined ? { query: target.query } : {}), ...(target.csv ? { csv: true } : {}) },
+      { ...place, ...(threadTs ? { threadTs } : {}) },
+      deps,
+    );
     if (progress) {
       await updateProgress(deps, place.channel, progress, {
         status: 'READY',
@@ -148,7 +153,7 @@ async function startJob(job: AsyncPivot, target: RunTarget, place: RunPlace, dep
     startedAt,
     now: startedAt,
   });
-  const ts = await deps.slack.post(place.channel, message, place.threadTs ? { threadTs: place.threadTs } : {});
+  const { ts } = await deps.slack.post(place.channel, message, place.threadTs ? { threadTs: place.threadTs } : {});
   await deps.store.jobs.update(job.id, { threadTs: ts, status: 'running' });
   return { jobId: job.id, ts, startedAt };
 }
@@ -173,17 +178,32 @@ async function updateProgress(
 }
 
 /** Posts the result message (with its chart) and, when needed, the CSV in its thread. */
-async function postResult(view: ReportView, target: RunTarget, place: RunPlace, deps: DeliveryDeps): Promise<string> {
+/** What `postView` needs: the gateway, the chart renderer and a logger. */
+export type PostDeps = Pick<DeliveryDeps, 'slack' | 'charts' | 'logger'>;
+
+/**
+ * Posts a run's result: the message (digest, or the ad-hoc answer when `how.query` is set) with
+ * its chart, and in its thread the postback share chart and, when asked for or when the table
+ * was cut, the CSV. Resolves to the message's ts.
+ *
+ * @example const ts = await postView(view, {}, { channel: 'C123', user: 'U123' }, { slack, charts, logger });
+ */
+export async function postView(
+  view: ReportView,
+  how: { query?: string; csv?: boolean },
+  place: RunPlace,
+  deps: PostDeps,
+): Promise<string> {
   const csvName = view.csvPath ? basename(view.csvPath) : undefined;
   const chartPng = await renderChart(view, deps);
   const build = (chart?: ChartImage): SlackMessage => {
     const options = { tableRows: TABLE_ROWS, ...(csvName ? { csvName } : {}), ...(chart ? { chart } : {}) };
-    return target.query !== undefined
-      ? adhocMessage(view, { ...options, query: target.query, userId: place.user })
+    return how.query !== undefined
+      ? adhocMessage(view, { ...options, query: how.query, userId: place.user })
       : digestMessage(view, options);
   };
   const inThread = place.threadTs ? { threadTs: place.threadTs } : {};
-  let ts: string;
+  let posted: { ts: string; channel: string };
   let chartPosted = false;
   if (chartPng) {
     try {
@@ -193,34 +213,43 @@ async function postResult(view: ReportView, target: RunTarget, place: RunPlace, 
         title: chartPng.alt,
         altText: chartPng.alt,
       });
-      ts = await deps.slack.post(place.channel, build({ slackFileId: fileId, alt: chartPng.alt }), inThread);
+      posted = await deps.slack.post(place.channel, build({ slackFileId: fileId, alt: chartPng.alt }), inThread);
       chartPosted = true;
     } catch (error) {
       if (!(error instanceof SlackDeliveryError) || !IMAGE_ERRORS.has(error.slackError)) throw error;
       deps.logger.warn({ err: error }, 'chart in the message failed; posting it in the thread instead');
-      ts = await deps.slack.post(place.channel, build(), inThread);
+      posted = await deps.slack.post(place.channel, build(), inThread);
     }
   } else {
-    ts = await deps.slack.post(place.channel, build(), inThread);
+    posted = await deps.slack.post(place.channel, build(), inThread);
   }
-  const threadTs = place.threadTs ?? ts;
+  const threadTs = place.threadTs ?? posted.ts;
   const files = [];
   if (chartPng && !chartPosted)
     files.push({ filename: `${view.reportId}.png`, data: chartPng.data, title: chartPng.alt });
+  const sharePng = view.chart?.kind === 'share' ? undefined : await renderChart(view, deps, 'share');
+  if (sharePng) files.push({ filename: `${view.reportId}-postbacks.png`, data: sharePng.data, title: sharePng.alt });
   const cut = view.rows.length > TABLE_ROWS || view.totalRowCount > view.rows.length;
-  if (view.csvPath && (target.csv || cut)) {
+  if (view.csvPath && (how.csv || cut)) {
     files.push({
       filename: basename(view.csvPath),
       data: await readFile(view.csvPath),
       title: `${view.title}: ${view.range.label}`,
     });
   }
-  if (files.length > 0) await deps.slack.upload(place.channel, files, { threadTs });
-  return ts;
+  // Uploads need the channel's id; a channel given as #name was resolved by the post.
+  if (files.length > 0) await deps.slack.upload(posted.channel, files, { threadTs });
+  return posted.ts;
 }
 
-async function renderChart(view: ReportView, deps: DeliveryDeps): Promise<{ data: Buffer; alt: string } | undefined> {
-  const spec = buildChartConfig(view);
+/** The report's chart, or (`share`) the postback distribution chart; undefined when there is none. */
+async function renderChart(
+  view: ReportView,
+  deps: PostDeps,
+  kind: 'main' | 'share' = 'main',
+): Promise<{ data: Buffer; alt: string } | undefined> {
+  const spec =
+    kind === 'share' ? buildChartConfig(view, { kind: 'share', x: 'value', series: [] }) : buildChartConfig(view);
   if (!spec) return undefined;
   try {
     return { data: await deps.charts.render(spec), alt: spec.alt };
@@ -249,10 +278,11 @@ async function resumeJob(jobId: string, deps: DeliveryDeps): Promise<void> {
   let threadTs = stored.threadTs;
   try {
     if (!threadTs) {
-      threadTs = await deps.slack.post(
+      const posted = await deps.slack.post(
         stored.channel,
         jobProgressMessage({ jobId, title, status: 'RUNNING', startedAt, now: deps.clock().toISOString() }),
       );
+      threadTs = posted.ts;
       await deps.store.jobs.update(jobId, { threadTs, status: 'running' });
     }
     const progress = { jobId, ts: threadTs, startedAt };

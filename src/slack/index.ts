@@ -3,6 +3,8 @@ export { parseActionValue, type RunningSlackApp, type SlackAppOptions, startSlac
 export { RecentKeys } from './dedupe.js';
 export {
   type DeliveryDeps,
+  type PostDeps,
+  postView,
   type RunPlace,
   type RunTarget,
   resumeJobs,
@@ -21,8 +23,10 @@ export {
 } from './PivotCommands.js';
 export { parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
 export {
+  SLACK_RETRY,
   SlackDeliveryError,
   type SlackGateway,
+  slackGatewayFor,
   toDeliveryError,
   type UploadFile,
   WebApiGateway,

@@ -196,7 +196,7 @@ export class SlackTestServer {
           bot_id: 'B_BOT',
         };
       case 'chat.postMessage': {
-        const channel = String(args.channel ?? '');
+        const channel = this.resolveChannel(String(args.channel ?? ''));
         if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
         if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
         const ts = this.nextTs();
@@ -233,6 +233,13 @@ export class SlackTestServer {
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /** Like Slack, chat.postMessage takes `#name` for a channel and answers with its id. */
+  private resolveChannel(channel: string): string {
+    if (!channel.startsWith('#')) return channel;
+    for (const [id, name] of this.knownChannels) if (name === channel.slice(1)) return id;
+    return channel;
   }
 
   private nextTs(): string {

@@ -1,13 +1,18 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
+import { ConfigError } from '../../core/index.js';
+import { sharedChartRenderer } from '../../render/index.js';
 import { findReport, formatViewTable, loadReports, type RangeSpec, runReport } from '../../reports/index.js';
+import { postView, slackGatewayFor } from '../../slack/index.js';
 import { cliLogger, openReporting } from '../openReporting.js';
+import { writeDigestFiles } from '../writeDigestFiles.js';
 import { type CliIo, CommandExit } from './io.js';
-import { NotBuiltYetError } from './notBuiltYet.js';
 
 interface RunFlags {
   out: string;
   post?: boolean;
+  channel?: string;
   range?: string;
   mode?: 'sync' | 'async' | 'auto';
 }
@@ -18,19 +23,28 @@ export function registerRun(program: Command, io: CliIo): void {
     .command('run <report>')
     .description('run one named report once and write its results (or post them with --post)')
     .option('--out <dir>', 'output folder', 'out')
-    .option('--post', 'post to Slack instead of writing files')
+    .option('--post', "also post the digest to Slack: the report's deliver.channels, or --channel")
+    .option('--channel <id>', 'with --post: post to this channel (an id like C0123ABCD, or #name)')
     .option('--range <range>', 'override the report range (yesterday, last_7_days, 2026-11-01..2026-11-08)')
     .option('--mode <mode>', 'override the mode: sync, async or auto')
     .action(async (id: string, flags: RunFlags) => {
-      if (flags.post) throw new NotBuiltYetError('run --post', 'the Slack app issue');
       if (flags.mode !== undefined && !['sync', 'async', 'auto'].includes(flags.mode)) {
         io.err(`pivotbot run: --mode is sync, async or auto, not "${flags.mode}"\n`);
         throw new CommandExit(1);
       }
       const config = loadConfig(io.env);
+      const slack = flags.post ? config.slack : undefined;
+      if (flags.post && !slack) {
+        throw new ConfigError(['SLACK_BOT_TOKEN: missing. `pivotbot run --post` posts with the bot token (xoxb-…)']);
+      }
       const logger = cliLogger(config, io);
       const loaded = await loadReports(config.reportsDir, { now: new Date(), defaultTimeZone: config.timezone });
       const report = findReport(loaded, id);
+      const channels = flags.channel ? [flags.channel] : (report.definition.deliver?.channels ?? []);
+      if (flags.post && channels.length === 0) {
+        io.err(`pivotbot run: report "${report.id}" has no deliver.channels; add some, or pass --channel C0123ABCD\n`);
+        throw new CommandExit(1);
+      }
       const started = performance.now();
       const reporting = await openReporting(config, logger);
       try {
@@ -48,10 +62,28 @@ export function registerRun(program: Command, io: CliIo): void {
             ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
           },
         );
+        const charts = sharedChartRenderer();
+        const written = await writeDigestFiles(view, flags.out, charts);
         io.out(formatViewTable(view));
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        const files = [view.csvPath, `${flags.out}/${view.reportId}.json`].filter(Boolean).join(', ');
+        const files = [...written.files, `${view.reportId}.json`].map((f) => join(flags.out, f)).join(', ');
         io.out(`\n${report.id}: ${view.totalRowCount} row(s), ${view.mode}, ${seconds} s → ${files}\n`);
+        if (slack) {
+          const gateway = slackGatewayFor(slack, logger);
+          for (const channel of channels) {
+            const ts = await postView(
+              view,
+              { csv: report.definition.deliver?.csv !== false },
+              { channel, user: 'pivotbot-cli' },
+              {
+                slack: gateway,
+                charts,
+                logger,
+              },
+            );
+            io.out(`posted to ${channel} (ts ${ts})\n`);
+          }
+        }
       } finally {
         await reporting.close();
       }

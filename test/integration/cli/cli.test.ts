@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../../src/cli/main.js';
+import { SlackTestServer } from '../../support/slackTestServer.js';
 
 const REPORTS = resolve('reports');
 let dir: string;
@@ -15,6 +16,10 @@ afterAll(async () => {
 
 /** Runs `pivotbot …` in-process against the embedded sandbox, capturing its output. */
 async function pivotbot(...args: string[]) {
+  return pivotbotWith({}, ...args);
+}
+
+async function pivotbotWith(env: NodeJS.ProcessEnv, ...args: string[]) {
   let out = '';
   let err = '';
   const code = await main(['node', 'pivotbot', ...args], {
@@ -24,7 +29,7 @@ async function pivotbot(...args: string[]) {
     err: (s) => {
       err += s;
     },
-    env: { PIVOTBOT_REPORTS_DIR: REPORTS, PIVOTBOT_TIMEZONE: 'UTC' },
+    env: { PIVOTBOT_REPORTS_DIR: REPORTS, PIVOTBOT_TIMEZONE: 'UTC', ...env },
   });
   return { code, out, err };
 }
@@ -113,6 +118,42 @@ describe('pivotbot run', () => {
     expect(await readFile(join(outDir, 'country-breakdown.csv'), 'utf8')).toMatch(
       /^countryCode,appPlatform,impressions/,
     );
+    const message = JSON.parse(await readFile(join(outDir, 'country-breakdown.message.json'), 'utf8'));
+    expect(message.blocks[0]).toMatchObject({ type: 'header' });
+    expect((await readFile(join(outDir, 'country-breakdown.png'))).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('posts the digest to Slack with --post, the CSV in its thread', async () => {
+    const slack = await new SlackTestServer().start();
+    try {
+      const env = { SLACK_BOT_TOKEN: 'xoxb-cli-test', SLACK_API_URL: slack.apiUrl };
+      const { code, out } = await pivotbotWith(
+        env,
+        'run',
+        'daily-kpi',
+        '--out',
+        join(dir, 'post'),
+        '--post',
+        '--channel',
+        '#general',
+      );
+      expect(code).toBe(0);
+      const [post] = slack.callsTo('chat.postMessage');
+      expect(post?.args.channel).toBe('#general');
+      expect(JSON.stringify(post?.args.blocks)).toContain('Daily KPIs');
+      // The first upload is the chart, shared nowhere and shown in the message; then the CSV.
+      const upload = slack.callsTo('files.completeUploadExternal').find((c) => c.args.channel_id !== undefined);
+      expect(upload?.args).toMatchObject({ channel_id: 'C0GENERAL1', thread_ts: slack.messages[0]?.ts });
+      expect(out).toContain(`posted to #general (ts ${slack.messages[0]?.ts})`);
+    } finally {
+      await slack.stop();
+    }
+  });
+
+  it('refuses --post without a Slack token, naming the variable', async () => {
+    const { code, err } = await pivotbot('run', 'daily-kpi', '--post', '--channel', 'C0123ABCD');
+    expect(code).toBe(1);
+    expect(err).toContain('SLACK_BOT_TOKEN: missing');
   });
 
   it('fails on an unknown report', async () => {

@@ -1,0 +1,44 @@
+import { writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { buildChartConfig, type ChartRenderer, digestMessage, type SlackMessage } from '../render/index.js';
+import type { ReportView } from '../reports/index.js';
+
+/**
+ * Writes a run's digest next to its CSV: the chart (`<id>.png`), the postback share chart when
+ * the report has postbacks (`<id>-postbacks.png`), and the Slack message (`<id>.message.json`,
+ * with the charts referenced by file name). `pivotbot run` and `pivotbot demo` both use it.
+ *
+ * @example const { message, files } = await writeDigestFiles(view, 'out', sharedChartRenderer());
+ */
+export async function writeDigestFiles(
+  view: ReportView,
+  outDir: string,
+  renderer: ChartRenderer,
+): Promise<{ message: SlackMessage; files: string[] }> {
+  const files: string[] = [];
+  const render = async (spec: ReturnType<typeof buildChartConfig>, name: string) => {
+    if (!spec) return undefined;
+    await writeFile(join(outDir, name), await renderer.render(spec));
+    files.push(name);
+    return { url: name, alt: spec.alt };
+  };
+  const chart = await render(buildChartConfig(view), `${view.reportId}.png`);
+  const shareChart =
+    view.chart?.kind === 'share'
+      ? undefined
+      : await render(
+          buildChartConfig(view, { kind: 'share', x: 'value', series: [] }),
+          `${view.reportId}-postbacks.png`,
+        );
+  const csvName = view.csvPath ? basename(view.csvPath) : undefined;
+  if (csvName) files.push(csvName);
+  const message = digestMessage(view, {
+    ...(chart ? { chart } : {}),
+    ...(shareChart ? { shareChart } : {}),
+    ...(csvName ? { csvName } : {}),
+  });
+  const json = `${view.reportId}.message.json`;
+  await writeFile(join(outDir, json), `${JSON.stringify(message, null, 2)}\n`);
+  files.push(json);
+  return { message, files };
+}
