@@ -10,6 +10,9 @@ export interface CsvColumn {
   header?: string;
 }
 
+/** Rows written between two turns of the event loop. */
+const YIELD_EVERY_ROWS = 2_000;
+
 /** Leading characters that make spreadsheet programs evaluate a cell as a formula. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -71,6 +74,8 @@ export async function writeCsv(
         await write(batch);
         batch = '';
       }
+      // Let other work (a bot acknowledging Slack) run between slices of a large result.
+      if (count % YIELD_EVERY_ROWS === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     if (batch) await write(batch);
     stream.end();

@@ -34,8 +34,15 @@ function deltaColumn(view: ReportView): ViewColumn | undefined {
   return view.headline.map((k) => view.columns.find((c) => c.key === k)).find((c) => c?.kind === 'metric');
 }
 
-/** Header and formatted cells, before any limit applies. */
-export function tableCells(view: ReportView): { header: string[]; rows: string[][]; align: Align[] } {
+/**
+ * Header and formatted cells of the first `limit` rows (all by default). A message shows a few
+ * rows of results that can hold tens of thousands: formatting only those keeps a large result
+ * from blocking the event loop.
+ */
+export function tableCells(
+  view: ReportView,
+  limit = Number.POSITIVE_INFINITY,
+): { header: string[]; rows: string[][]; align: Align[] } {
   const columns = view.columns;
   const delta = deltaColumn(view);
   const header = columns.map((c) => c.label);
@@ -44,7 +51,7 @@ export function tableCells(view: ReportView): { header: string[]; rows: string[]
     header.push(`${delta.label} Δ`);
     align.push('right');
   }
-  const rows = view.rows.map((row, i) => {
+  const rows = view.rows.slice(0, limit).map((row, i) => {
     const cells = columns.map((c) => formatValue(row[c.key], c.unit));
     if (delta) cells.push(formatDelta(view.comparison?.rows[i]?.[delta.key], delta.unit));
     return cells;
@@ -59,11 +66,10 @@ export function tableCells(view: ReportView): { header: string[]; rows: string[]
  * @example const { block, cuts } = buildTable(view, { maxRows: 10 });
  */
 export function buildTable(view: ReportView, options: TableOptions = {}): BuiltTable {
-  const { header, rows, align } = tableCells(view);
   const cuts: string[] = [];
   const maxBody = Math.min(options.maxRows ?? Number.POSITIVE_INFINITY, SLACK_LIMITS.tableRows - 1);
-  const body = rows.slice(0, maxBody);
-  if (rows.length > body.length && options.maxRows === undefined) cuts.push(`rows beyond ${body.length}`);
+  const { header, rows: body, align } = tableCells(view, maxBody);
+  if (view.rows.length > body.length && options.maxRows === undefined) cuts.push(`rows beyond ${body.length}`);
   const width = Math.min(header.length, SLACK_LIMITS.tableCells);
   if (header.length > width) cuts.push(`${header.length - width} columns`);
   const clip = (cells: string[]) => cells.slice(0, width);
