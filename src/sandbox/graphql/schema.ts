@@ -89,7 +89,7 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
       e.name,
       new GraphQLEnumType({
         name: e.name,
-        description: e.note === undefined ? e.description : `${e.description}\n\n${e.note}`,
+        description: describe(e),
         values: Object.fromEntries(e.values.map((v) => [v, { value: v }])),
       }),
     );
@@ -99,7 +99,7 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
       t.name,
       new GraphQLInputObjectType({
         name: t.name,
-        description: t.note === undefined ? t.description : `${t.description}\n\n${t.note}`,
+        description: describe(t),
         fields: () =>
           Object.fromEntries(
             t.fields.map((f) => [
@@ -119,7 +119,7 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
       t.name,
       new GraphQLObjectType({
         name: t.name,
-        description: t.note === undefined ? t.description : `${t.description}\n\n${t.note}`,
+        description: describe(t),
         fields: () =>
           Object.fromEntries(
             t.fields.map((f) => [
@@ -222,4 +222,9 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
     mutation: new GraphQLObjectType({ name: 'Mutation', fields: () => operationFields('mutation') }),
     types: [pivotResult, pivotTotals],
   });
+}
+
+/** A type's description for introspection: the catalog's text, and our note where we decided something. */
+function describe(item: { description: string; note?: string }): string {
+  return item.note === undefined ? item.description : `${item.description}\n\n${item.note}`;
 }
