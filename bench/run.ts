@@ -3,6 +3,7 @@
  * exporting `run(args)`. `npm run bench` runs them all; `npm run bench -- store client` runs some.
  * Figures are printed; record them with the command in docs/benchmarks.md.
  */
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,8 +14,9 @@ interface BenchModule {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const entries = await readdir(here, { withFileTypes: true });
+// A bench is a folder with an index (bench/support holds shared helpers, not a bench).
 const available = entries
-  .filter((e) => e.isDirectory())
+  .filter((e) => e.isDirectory() && existsSync(join(here, e.name, 'index.js')))
   .map((e) => e.name)
   .sort();
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
