@@ -1,5 +1,5 @@
 /** Plain-fetch helpers for the sandbox tests: mint a token, post GraphQL, read the body. */
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 
 export interface GqlResponse<T = Record<string, unknown>> {
   status: number;
@@ -50,4 +50,28 @@ export function utcDay(now: Date, days: number): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - days))
     .toISOString()
     .slice(0, 10);
+}
+
+/** A sandbox started before the tests of a file and stopped after, with a client for it. */
+export interface SandboxFixture {
+  sandbox: RunningSandbox;
+  client: Awaited<ReturnType<typeof sandboxClient>>;
+}
+
+/**
+ * Starts a sandbox (with `startSandbox` options) before the file's tests and stops it after; the
+ * returned object's `sandbox` and `client` are set once `beforeAll` has run.
+ *
+ * @example const t = useSandbox({ scale: 'small', seed: 3 }); it('…', async () => t.client.query('…'));
+ */
+export function useSandbox(options: Parameters<typeof startSandbox>[0]): SandboxFixture {
+  const fixture = {} as SandboxFixture;
+  beforeAll(async () => {
+    fixture.sandbox = await startSandbox(options);
+    fixture.client = await sandboxClient(fixture.sandbox);
+  });
+  afterAll(async () => {
+    await fixture.sandbox?.stop();
+  });
+  return fixture;
 }

@@ -3,8 +3,7 @@
  * queried; totals equal the sum of rows for additive metrics; ratios equal their components.
  */
 import { DIMENSIONS, getMetric, METRICS } from '../../../src/reporting/catalog/index.js';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { sandboxClient } from '../../support/sandboxClient.js';
+import { useSandbox } from '../../support/sandboxClient.js';
 
 const NOW = new Date('2026-11-05T12:00:00Z');
 const RANGE = 'from: "2026-10-28", to: "2026-11-04"';
@@ -27,15 +26,7 @@ const DIMENSION_ARGS: Readonly<Record<string, string>> = {
   adUrl: '(adPreviewFormat: PNG)',
 };
 
-let sandbox: RunningSandbox;
-let client: Awaited<ReturnType<typeof sandboxClient>>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ scale: 'small', seed: 3, now: NOW });
-  client = await sandboxClient(sandbox);
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+const t = useSandbox({ scale: 'small', seed: 3, now: NOW });
 
 type Row = Record<string, string | number | null>;
 interface PivotData {
@@ -50,7 +41,7 @@ describe('every dimension', () => {
     '%s groups the report and its rows add up to the totals',
     async (name, ctvOnly) => {
       const channel = ctvOnly ? ', campaignChannel: ALL' : '';
-      const data = await client.data<PivotData>(`{ pivot(${RANGE}${channel}) {
+      const data = await t.client.data<PivotData>(`{ pivot(${RANGE}${channel}) {
       results { value: ${name}${DIMENSION_ARGS[name] ?? ''} impressions } totals { impressions } } }`);
       expect(data.pivot.results.length).toBeGreaterThan(0);
       const sum = data.pivot.results.reduce((s, r) => s + BigInt(String(r.impressions)), 0n);
@@ -68,7 +59,7 @@ describe('every metric and argument', () => {
       `${m.name}_: ${m.name}`,
       ...m.args.map((a) => `${m.name}_${a}: ${m.name}(${a}: ${ARG_VALUES[a]})`),
     ]);
-    const data = await client.data<PivotData>(`{ pivot(${RANGE}) { results { ${fields.join(' ')} } } }`);
+    const data = await t.client.data<PivotData>(`{ pivot(${RANGE}) { results { ${fields.join(' ')} } } }`);
     expect(data.pivot.results).toHaveLength(1);
     row = data.pivot.results[0] as Row;
   });
@@ -95,7 +86,7 @@ describe('every metric and argument', () => {
   });
 
   it('splits installs exactly by attribution source and by touch type', async () => {
-    const data = await client.data<PivotData>(`{ pivot(${RANGE}) { results {
+    const data = await t.client.data<PivotData>(`{ pivot(${RANGE}) { results {
       all: installs mmp: installs(attrSource: MMP) skad: installs(attrSource: SKAD)
       click: installs(attrTouch: CLICK) imp: installs(attrTouch: IMP) eview: installs(attrTouch: EVIEW) eclick: installs(attrTouch: ECLICK)
       det: installs(attrTechnique: DETERMINISTIC) prob: installs(attrTechnique: PROB) mmpOnly: installs(attrSource: MMP)
@@ -120,7 +111,7 @@ describe('totals and ratios', () => {
       parts.add((m.derivedFrom as { denominator: string }).denominator);
     }
     const fields = [...parts].join(' ');
-    data = await client.data<PivotData>(`{ pivot(${RANGE}) {
+    data = await t.client.data<PivotData>(`{ pivot(${RANGE}) {
       results { date(granularity: DAILY) campaignId countryCode ${fields} clickInstalls: installs(attrTouch: CLICK) }
       totals { ${fields} clickInstalls: installs(attrTouch: CLICK) } } }`);
     expect(data.pivot.results.length).toBeGreaterThan(50);
@@ -154,7 +145,7 @@ describe('totals and ratios', () => {
 
 describe('GraphQL features', () => {
   it('supports aliases, named fragments and inline fragments on PivotMetrics, and variables', async () => {
-    const res = await client.gql<PivotData>(
+    const res = await t.client.gql<PivotData>(
       `query Report($from: DateTime!, $to: DateTime!, $touch: AttrTouch!) {
         pivot(from: $from, to: $to) {
           results { country: countryCode ...Money ... on PivotMetrics { vt: installs(attrTouch: $touch) } }
@@ -171,20 +162,20 @@ describe('GraphQL features', () => {
   });
 
   it('answers introspection for an authenticated caller, consistent with the catalog', async () => {
-    const data = await client.data<{ __type: { fields: { name: string }[] } }>(
+    const data = await t.client.data<{ __type: { fields: { name: string }[] } }>(
       '{ __type(name: "PivotResult") { fields { name } } }',
     );
     expect(data.__type.fields.map((f) => f.name)).toEqual([...DIMENSIONS, ...METRICS].map((f) => f.name));
   });
 
   it('returns validation errors as standard errors[] with a suggestion', async () => {
-    const res = await client.gql(`{ pivot(${RANGE}) { results { instals } } }`);
+    const res = await t.client.gql(`{ pivot(${RANGE}) { results { instals } } }`);
     expect(res.status).toBe(200);
     expect(res.body.errors?.[0]?.message).toMatch(/Cannot query field "instals".*Did you mean "installs"/);
   });
 
   it('returns empty results, zero counts, null ratios and 0 for Float! metrics when nothing matches', async () => {
-    const data = await client.data<PivotData>(`{ pivot(${RANGE}, filter: { campaignId: { equals: 1 } }) {
+    const data = await t.client.data<PivotData>(`{ pivot(${RANGE}, filter: { campaignId: { equals: 1 } }) {
       results { campaignId installs } totals { installs spend installsCpi absoluteCpx goalDistancePerc } } }`);
     expect(data.pivot.results).toEqual([]);
     expect(data.pivot.totals).toEqual({

@@ -3,8 +3,7 @@
  * `to` exclusive, time zones and DST buckets, cohorts, channels, dimension rules, siteBundle age.
  */
 import { getInputType } from '../../../src/reporting/catalog/index.js';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { sandboxClient } from '../../support/sandboxClient.js';
+import { useSandbox } from '../../support/sandboxClient.js';
 
 const NOW = new Date('2026-11-05T12:00:00Z');
 const FROM = '2026-10-29T00:00:00Z';
@@ -46,25 +45,17 @@ const FILTER_SQL: Readonly<Record<string, string>> = {
   status: 'c.status',
 };
 
-let sandbox: RunningSandbox;
-let client: Awaited<ReturnType<typeof sandboxClient>>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ scale: 'small', seed: 5, now: NOW });
-  client = await sandboxClient(sandbox);
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+const t = useSandbox({ scale: 'small', seed: 5, now: NOW });
 
 type Row = Record<string, string | number | null>;
 interface PivotData {
   pivot: { results: Row[]; totals: Row };
 }
 const sqlOne = async (query: string): Promise<string> =>
-  String(Object.values((await sandbox.sql(query))[0] ?? {})[0] ?? 0);
+  String(Object.values((await t.sandbox.sql(query))[0] ?? {})[0] ?? 0);
 const totals = async (filter: Record<string, unknown>): Promise<Row> =>
   (
-    await client.data<PivotData>(
+    await t.client.data<PivotData>(
       'query($f: Filter, $from: DateTime!, $to: DateTime!) { pivot(from: $from, to: $to, filter: $f) { totals { impressions installs events } } }',
       { f: filter, from: FROM, to: TO },
     )
@@ -78,7 +69,7 @@ describe('filters match direct SQL', () => {
   });
 
   it.each(Object.entries(FILTER_SQL))('%s: equals, notEquals, isIn and isNotIn', async (field, column) => {
-    const values = await sandbox.sql(
+    const values = await t.sandbox.sql(
       `SELECT ${column} AS v FROM ${JOINED} WHERE ${WINDOW} AND f.channel = 0 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 2`,
     );
     const v = values[0]?.v;
@@ -132,7 +123,7 @@ describe('filters match direct SQL', () => {
 describe('cleanup and removeZeroRows', () => {
   let unfiltered: Row[];
   beforeAll(async () => {
-    const data = await client.data<PivotData>(`{ pivot(from: "${FROM}", to: "${TO}") {
+    const data = await t.client.data<PivotData>(`{ pivot(from: "${FROM}", to: "${TO}") {
       results { campaignId clicks events impressions installs sourceViewa spend } } }`);
     unfiltered = data.pivot.results;
   });
@@ -163,7 +154,7 @@ describe('cleanup and removeZeroRows', () => {
       for (const [op, test] of Object.entries(OPS)) {
         const value = isLong ? JSON.stringify(String(threshold)) : String(threshold);
         const data =
-          await client.data<PivotData>(`{ pivot(from: "${FROM}", to: "${TO}", cleanup: { ${field}: { ${op}: ${value} } }) {
+          await t.client.data<PivotData>(`{ pivot(from: "${FROM}", to: "${TO}", cleanup: { ${field}: { ${op}: ${value} } }) {
         results { campaignId } totals { impressions } } }`);
         const expected = unfiltered.filter((r) => test(Number(r[metric] ?? 0), threshold));
         expect([field, op, data.pivot.results.map((r) => r.campaignId)]).toEqual([
@@ -182,8 +173,8 @@ describe('cleanup and removeZeroRows', () => {
       remove: boolean,
     ) => `{ pivot(from: "2026-11-03T10:00:00Z", to: "2026-11-03T11:00:00Z", options: { removeZeroRows: ${remove} }) {
       results { campaignId installs events } } }`;
-    const all = (await client.data<PivotData>(query(false))).pivot.results;
-    const kept = (await client.data<PivotData>(query(true))).pivot.results;
+    const all = (await t.client.data<PivotData>(query(false))).pivot.results;
+    const kept = (await t.client.data<PivotData>(query(true))).pivot.results;
     expect(all.some((r) => r.installs === '0' && r.events === '0')).toBe(true);
     expect(kept).toEqual(all.filter((r) => r.installs !== '0' || r.events !== '0'));
   });
@@ -192,7 +183,7 @@ describe('cleanup and removeZeroRows', () => {
 describe('time', () => {
   const hourly = async (from: string, to: string, zone = 'UTC') =>
     (
-      await client.data<PivotData>(`{ pivot(from: "${from}", to: "${to}", context: { sqlTimeZone: "${zone}" }) {
+      await t.client.data<PivotData>(`{ pivot(from: "${from}", to: "${to}", context: { sqlTimeZone: "${zone}" }) {
         results { date(granularity: HOURLY) timeOfDay impressions } totals { impressions } } }`)
     ).pivot;
 
@@ -214,7 +205,7 @@ describe('time', () => {
 
   it('reads zoneless from/to in context.sqlTimeZone and buckets days there, across the DST change', async () => {
     const data =
-      await client.data<PivotData>(`{ pivot(from: "2026-10-31", to: "2026-11-03", context: { sqlTimeZone: "America/New_York" }) {
+      await t.client.data<PivotData>(`{ pivot(from: "2026-10-31", to: "2026-11-03", context: { sqlTimeZone: "America/New_York" }) {
       results { date(granularity: DAILY) dayOfWeek impressions } } }`);
     expect(data.pivot.results.map((r) => [r.date, r.dayOfWeek])).toEqual([
       ['2026-10-31T00:00:00-04:00', 'Saturday'],
@@ -251,7 +242,7 @@ describe('time', () => {
 
   it('starts the spring-forward day at local midnight with the new offset the next day (Sydney)', async () => {
     const data =
-      await client.data<PivotData>(`{ pivot(from: "2026-10-04", to: "2026-10-06", context: { sqlTimeZone: "Australia/Sydney" }) {
+      await t.client.data<PivotData>(`{ pivot(from: "2026-10-04", to: "2026-10-06", context: { sqlTimeZone: "Australia/Sydney" }) {
       results { date(granularity: DAILY) } } }`);
     expect(data.pivot.results.map((r) => r.date)).toEqual(['2026-10-04T00:00:00+10:00', '2026-10-05T00:00:00+11:00']);
   });
@@ -262,26 +253,26 @@ describe('time', () => {
   });
 
   it('buckets weeks, months and NONE, and formats dateToStr with a Joda pattern', async () => {
-    const data = await client.data<PivotData>(`{ pivot(from: "2026-10-01", to: "2026-11-04") {
+    const data = await t.client.data<PivotData>(`{ pivot(from: "2026-10-01", to: "2026-11-04") {
       results { date(granularity: WEEKLY) }
       totals { impressions } } }`);
     expect(
       data.pivot.results.every((r) => /^2026-(09-28|10-(05|12|19|26)|11-02)T00:00:00\+00:00$/.test(String(r.date))),
     ).toBe(true);
-    const months = await client.data<PivotData>(`{ pivot(from: "2026-10-01", to: "2026-11-04") {
+    const months = await t.client.data<PivotData>(`{ pivot(from: "2026-10-01", to: "2026-11-04") {
       results { date(granularity: MONTHLY) label: dateToStr(formatString: "MMM yyyy") } } }`);
     expect(months.pivot.results.map((r) => [r.date, r.label])).toEqual([
       ['2026-10-01T00:00:00+00:00', 'Oct 2026'],
       ['2026-11-01T00:00:00+00:00', 'Nov 2026'],
     ]);
-    const none = await client.data<PivotData>(
+    const none = await t.client.data<PivotData>(
       `{ pivot(from: "2026-10-01", to: "2026-11-04") { results { date(granularity: NONE) } } }`,
     );
     expect(none.pivot.results).toEqual([{ date: '2026-10-01T00:00:00+00:00' }]);
   });
 
   it('refuses an unknown time zone with a clear error', async () => {
-    const res = await client.gql(
+    const res = await t.client.gql(
       `{ pivot(from: "2026-11-01", to: "2026-11-02", context: { sqlTimeZone: "Mars/Base" }) { totals { impressions } } }`,
     );
     expect(res.body.errors?.[0]?.message).toMatch(/sqlTimeZone: "Mars\/Base" is not a known time zone/);
@@ -291,7 +282,7 @@ describe('time', () => {
 describe('cohorts, channels, quality and rules', () => {
   it('buckets events by install day and bounds them by the cohort window', async () => {
     const data =
-      await client.data<PivotData>(`{ pivot(from: "${FROM}", to: "${TO}", cohortType: INSTALL, cohortWindow: { amount: 1, period: DAYS }) {
+      await t.client.data<PivotData>(`{ pivot(from: "${FROM}", to: "${TO}", cohortType: INSTALL, cohortWindow: { amount: 1, period: DAYS }) {
       totals { events } } }`);
     expect(data.pivot.totals.events).toBe(
       await sqlOne(`SELECT sum(cnt)::BIGINT FROM facts WHERE channel = 0 AND kind = 2 AND NOT assisted AND h_install <= 24
@@ -301,7 +292,7 @@ describe('cohorts, channels, quality and rules', () => {
 
   it('reads CTV rows with campaignChannel CTV, both with ALL (= appendCtvData)', async () => {
     const channel = async (arg: string) =>
-      (await client.data<PivotData>(`{ pivot(from: "${FROM}", to: "${TO}"${arg}) { totals { impressions } } }`)).pivot
+      (await t.client.data<PivotData>(`{ pivot(from: "${FROM}", to: "${TO}"${arg}) { totals { impressions } } }`)).pivot
         .totals.impressions;
     const mobile = BigInt(String(await channel('')));
     const ctv = BigInt(String(await channel(', campaignChannel: CTV')));
@@ -325,7 +316,7 @@ describe('cohorts, channels, quality and rules', () => {
     ['adId with campaignChannel CTV', '{ adId }', ', campaignChannel: CTV', /use adIdCtvNormalized instead/],
     ['a CTV field on mobile data', '{ osCtvNormalized }', '', /applies only when connected-TV data is appended/],
   ])('refuses %s with a clear GraphQL error', async (_name, results, args, message) => {
-    const res = await client.gql(`{ pivot(from: "${FROM}", to: "${TO}"${args}) { results ${results} } }`);
+    const res = await t.client.gql(`{ pivot(from: "${FROM}", to: "${TO}"${args}) { results ${results} } }`);
     expect(res.status).toBe(200);
     expect(res.body.data).toBeNull();
     expect(res.body.errors?.[0]?.message).toMatch(message);
@@ -336,15 +327,17 @@ describe('cohorts, channels, quality and rules', () => {
       quality: string,
     ) => `{ pivot(from: "${FROM}", to: "${TO}", quality_type: ${quality}, filter: { campaignId: { equals: 1001 } }) {
       results { goalType keyMetric } } }`;
-    const [campaign] = await sandbox.sql('SELECT goal_type, contr_goal_type FROM campaigns WHERE campaign_id = 1001');
-    expect((await client.data<PivotData>(q('op'))).pivot.results[0]?.goalType).toBe(campaign?.goal_type);
-    expect((await client.data<PivotData>(q('contr'))).pivot.results[0]?.goalType).toBe(campaign?.contr_goal_type);
-    expect((await client.data<PivotData>(q('contr_comp'))).pivot.results[0]?.goalType).toBe(campaign?.contr_goal_type);
+    const [campaign] = await t.sandbox.sql('SELECT goal_type, contr_goal_type FROM campaigns WHERE campaign_id = 1001');
+    expect((await t.client.data<PivotData>(q('op'))).pivot.results[0]?.goalType).toBe(campaign?.goal_type);
+    expect((await t.client.data<PivotData>(q('contr'))).pivot.results[0]?.goalType).toBe(campaign?.contr_goal_type);
+    expect((await t.client.data<PivotData>(q('contr_comp'))).pivot.results[0]?.goalType).toBe(
+      campaign?.contr_goal_type,
+    );
   });
 
   it('nulls siteBundle older than three months, keeps it on recent data', async () => {
     const bundles = async (from: string, to: string) =>
-      (await client.data<PivotData>(`{ pivot(from: "${from}", to: "${to}") { results { siteBundle } } }`)).pivot
+      (await t.client.data<PivotData>(`{ pivot(from: "${from}", to: "${to}") { results { siteBundle } } }`)).pivot
         .results;
     expect(await bundles('2026-08-01', '2026-08-03')).toEqual([{ siteBundle: null }]);
     const recent = await bundles('2026-11-01', '2026-11-02');
