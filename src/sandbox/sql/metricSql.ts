@@ -3,6 +3,7 @@
  * arguments as FILTER clauses), combined into the metric's value. Ratios divide safely: a zero
  * denominator gives NULL (or 0 for the spec's non-null Float! metrics), never NaN or Infinity.
  */
+import { getMetric } from '../../reporting/catalog/index.js';
 import type { JoinName } from './joins.js';
 
 export type Args = Readonly<Record<string, unknown>>;
@@ -124,16 +125,8 @@ function goalSpend(ctx: MetricContext): string {
   return ctx.component(`COALESCE(${agg}, 0)::DOUBLE`, 'DOUBLE');
 }
 
-const INSTALL_ARGS = [
-  'attrSource',
-  'attrTouch',
-  'attrTechnique',
-  'skadAttributionFlag',
-  'hasCv',
-  'reinstall',
-  'vtaWindow',
-  'ctaWindow',
-];
+/** What `installs` accepts (the catalog's per-metric table): a ratio's install denominator keeps only these. */
+const INSTALL_ARGS: readonly string[] = getMetric('installs')?.args ?? [];
 
 function only(args: Args, names: readonly string[]): Args {
   return Object.fromEntries(Object.entries(args).filter(([k]) => names.includes(k)));
