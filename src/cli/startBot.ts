@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, configSecrets, loadConfig } from '../config/index.js';
-import { createLogger, type Logger, toError } from '../core/index.js';
+import { createLogger, invariant, type Logger, toError } from '../core/index.js';
 import { type ChartRenderer, sharedChartRenderer } from '../render/index.js';
 import { reportCache } from '../reports/index.js';
 import { PivotCommands, resumeJobs, startSlackApp, WorkQueue } from '../slack/index.js';
@@ -40,7 +40,7 @@ export interface RunningBot {
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const config = loadConfig(options.env, { requireSlack: true });
   const slack = config.slack;
-  if (!slack) throw new Error('unreachable: requireSlack guarantees slack settings');
+  invariant(slack, 'loadConfig with requireSlack returns Slack settings');
   const secrets = configSecrets(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets });
   const clock = options.clock ?? (() => new Date());
