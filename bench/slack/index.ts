@@ -1,5 +1,5 @@
 /**
- * bench/slack: acknowledgement latency of /pivot (500 signed commands, 50 at a time, while 4 heavy
+ * bench/slack: acknowledgement latency of /pivot (500 signed commands, 50 at a time, while 4 heavy (`--heavy=N`)
  * reports keep running), and command-to-result time of a typical ad-hoc query, on the `medium`
  * sandbox. Three processes, as in production: the sandbox (`pivotbot sandbox`), the bot
  * (`botProcess.js`), and this one, which plays Slack (the test server) and the users.
@@ -51,6 +51,8 @@ async function startSandboxProcess(scale: string): Promise<{ child: ChildProcess
 
 export async function run(args: readonly string[]): Promise<void> {
   const scale = args.includes('--small') ? 'small' : 'medium';
+  const heavyFlag = args.find((a) => a.startsWith('--heavy='));
+  const heavyUsers = heavyFlag ? Number(heavyFlag.slice('--heavy='.length)) : 4;
   const sandbox = await startSandboxProcess(scale);
   console.log(`sandbox (${scale}) ready in ${fmt(sandbox.seconds)} s`);
   const slackProcess = await spawnUntil<{ baseUrl: string; apiUrl: string; control: string }>(
@@ -117,7 +119,7 @@ export async function run(args: readonly string[]): Promise<void> {
     // Four heavy reports kept running while 500 commands arrive, 50 at a time.
     let heavyRuns = 0;
     let stopHeavy = false;
-    const heavy = Array.from({ length: 4 }, async (_, k) => {
+    const heavy = Array.from({ length: heavyUsers }, async (_, k) => {
       let done = 0;
       while (!stopHeavy) {
         await send(HEAVY, `U0HEAVY${k}`);
@@ -153,7 +155,7 @@ export async function run(args: readonly string[]): Promise<void> {
     stopHeavy = true;
     await Promise.all(heavy);
     console.log(
-      `ack latency, 500 commands at 50 concurrent while 4 heavy reports ran (${heavyRuns} heavy runs finished):`,
+      `ack latency, 500 commands at 50 concurrent while ${heavyUsers} heavy reports ran (${heavyRuns} heavy runs finished):`,
     );
     console.log(
       `  p50 ${fmt(median(acks))} ms, p99 ${fmt(quantile(acks, 0.99))} ms, max ${fmt(Math.max(...acks))} ms (target p99 ≤ 100 ms)`,

@@ -19,6 +19,8 @@ export interface BotOptions {
   concurrency?: number;
   /** Web API retry timings (tests shorten them). */
   slackRetry?: { retries: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
+  /** Where the Slack receiver thread's compiled entry is, or `false` to receive in the bot's thread (see startSlackApp). */
+  receiverThread?: URL | false;
 }
 
 export interface RunningBot {
@@ -83,6 +85,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger,
       secrets,
       ...(options.slackRetry ? { retry: options.slackRetry } : {}),
+      ...(options.receiverThread !== undefined ? { receiverThread: options.receiverThread } : {}),
     });
     closers.unshift(() => app.stop());
     const deliveryDeps = { ...base, slack: app.gateway };

@@ -1,20 +1,20 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { App as BoltApp } from '@slack/bolt';
 import bolt from '@slack/bolt';
 import type { SlackConfig } from '../config/index.js';
 import { type Logger, toError } from '../core/index.js';
-import { ACTION_IDS, RANGE_ACTION_PATTERN, type ReportActionValue } from '../render/index.js';
+import type { ReportActionValue } from '../render/index.js';
+import { ACTION_IDS } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
 import type { Store } from '../store/index.js';
-import { boltLogger } from './boltLogger.js';
+import { boltLogger, boltLogSink } from './boltLogger.js';
 import { RecentKeys } from './dedupe.js';
 import { homeView } from './homeView.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands } from './PivotCommands.js';
 import { SLACK_RETRY, type SlackGateway, WebApiGateway } from './SlackGateway.js';
+import { type ReceiverSettings, type SlackEvent, type StartedReceiver, startReceiver } from './slackReceiver.js';
+import { defaultReceiverEntry, startThreadedReceiver } from './threadedReceiver.js';
 
-const { App } = bolt;
+const { webApi } = bolt;
 
 export interface SlackAppOptions {
   slack: SlackConfig;
@@ -27,162 +27,79 @@ export interface SlackAppOptions {
   secrets: readonly string[];
   /** Web API retries: bounded, unlike the SDK's 30-minute default. */
   retry?: { retries: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
+  /**
+   * The compiled receiver-thread entry (`receiverThread.js`); `false` receives in this thread. By
+   * default the entry beside this module, or this thread when running from the TypeScript sources.
+   */
+  receiverThread?: URL | false;
 }
 
 export interface RunningSlackApp {
-  app: BoltApp;
   gateway: WebApiGateway;
   /** The HTTP port (HTTP mode), or undefined in Socket Mode. */
   port: number | undefined;
-  /** Waits for in-flight work (up to `graceMs`) and stops the receiver. */
+  /** Whether Slack is received in a thread of its own. */
+  threaded: boolean;
+  /** Stops the receiver, then waits for in-flight work (up to `graceMs`). */
   stop(graceMs?: number): Promise<void>;
 }
 
 /**
- * The Bolt app: `/pivot`, buttons and App Home, over HTTP (`/slack/events`, signatures verified,
- * `GET /healthz`) or Socket Mode when an app token is configured. Handlers only acknowledge,
- * de-duplicate and hand the text to `PivotCommands`.
+ * The Slack app: `/pivot`, buttons and App Home, over HTTP (`/slack/events`, signatures verified,
+ * `GET /healthz`) or Socket Mode when an app token is configured. The receiver (its own thread by
+ * default) acknowledges and hands each event here; this thread de-duplicates it and passes it to
+ * `PivotCommands`, and owns every Web API call.
  *
  * @example const running = await startSlackApp({ slack: config.slack, port: config.port, commands, home, logger, secrets });
  */
 export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
   const { slack, logger } = options;
-  const socketMode = slack.appToken !== undefined;
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
+    const settled = work.catch((error: unknown) => logger.warn({ err: toError(error) }, 'Slack work failed'));
+    inFlight.add(settled);
+    void settled.finally(() => inFlight.delete(settled));
   };
-  const app = new App({
-    token: slack.botToken,
+  const retry = { ...SLACK_RETRY, ...options.retry };
+  const client = new webApi.WebClient(slack.botToken, {
     logger: boltLogger(logger, options.secrets),
-    ...(socketMode
-      ? { socketMode: true, appToken: slack.appToken as string }
-      : {
-          signingSecret: slack.signingSecret as string,
-          port: options.port,
-          customRoutes: [
-            {
-              path: '/healthz',
-              method: ['GET'],
-              handler: (_req, res) => {
-                res.writeHead(200, { 'content-type': 'application/json' });
-                res.end(JSON.stringify({ ok: true, inFlight: inFlight.size }));
-              },
-            },
-          ],
-        }),
-    clientOptions: {
-      ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl.endsWith('/') ? slack.apiUrl : `${slack.apiUrl}/` } : {}),
-      retryConfig: { ...SLACK_RETRY, ...options.retry },
-      rejectRateLimitedCalls: false,
-      timeout: 30_000,
-    },
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl.endsWith('/') ? slack.apiUrl : `${slack.apiUrl}/` } : {}),
+    retryConfig: retry,
+    rejectRateLimitedCalls: false,
+    timeout: 30_000,
   });
-  const gateway = new WebApiGateway(app.client, logger);
+  const gateway = new WebApiGateway(client, logger);
   const commands = options.commands(gateway);
-  const recent = new RecentKeys();
+  const handle = eventHandler({ commands, gateway, home: options.home, logger, track });
 
-  app.command('/pivot', async ({ command, ack }) => {
-    await ack();
-    const key = command.trigger_id || `${command.user_id}:${command.text}:${command.response_url}`;
-    if (recent.checkAndRemember(`cmd:${key}`)) {
-      logger.info({ userId: command.user_id }, 'repeated slash command ignored');
-      return;
-    }
-    track(
-      commands.execute(command.text ?? '', {
-        userId: command.user_id,
-        channelId: command.channel_id,
-        responseUrl: command.response_url,
-        ...(command.trigger_id ? { triggerId: command.trigger_id } : {}),
-      }),
-    );
-  });
-
-  const reportAction = new RegExp(
-    `^(${ACTION_IDS.rerun}|${ACTION_IDS.csv}|${RANGE_ACTION_PATTERN.source.slice(1)}.+)$`,
+  const settings: ReceiverSettings = {
+    botToken: slack.botToken,
+    ...(slack.signingSecret ? { signingSecret: slack.signingSecret } : {}),
+    ...(slack.appToken ? { appToken: slack.appToken } : {}),
+    ...(slack.apiUrl ? { apiUrl: slack.apiUrl } : {}),
+    port: options.port,
+    retry,
+    secrets: options.secrets,
+  };
+  const sink = {
+    event: handle,
+    log: boltLogSink(logger),
+    health: async () => ({ inFlight: inFlight.size }),
+  };
+  const entry = options.receiverThread === undefined ? defaultReceiverEntry() : options.receiverThread || undefined;
+  const receiver: StartedReceiver = entry
+    ? await startThreadedReceiver(entry, settings, sink, logger)
+    : await startReceiver(settings, sink);
+  logger.info(
+    { mode: slack.appToken ? 'socket' : 'http', port: receiver.port, receiverThread: entry !== undefined },
+    'pivotbot is listening to Slack',
   );
-  app.action(reportAction, async ({ ack, body, action }) => {
-    await ack();
-    if (body.type !== 'block_actions') return;
-    const button = action as { action_id: string; value?: string };
-    if (recent.checkAndRemember(`act:${body.trigger_id}:${button.action_id}`)) return;
-    const channelId = body.channel?.id ?? body.container?.channel_id;
-    const responseUrl = body.response_url;
-    if (!channelId || !responseUrl) return;
-    const ctx = { userId: body.user.id, channelId, responseUrl, triggerId: body.trigger_id };
-    const value = parseActionValue(button.value);
-    if (!value) {
-      track(
-        gateway.respond(
-          responseUrl,
-          noticeMessage('That button is from an older pivotbot version; run the command again.'),
-        ),
-      );
-      return;
-    }
-    const range = button.action_id.startsWith(ACTION_IDS.rangePrefix)
-      ? button.action_id.slice(ACTION_IDS.rangePrefix.length)
-      : value.range;
-    const csv = button.action_id === ACTION_IDS.csv;
-    const threadTs = csv ? body.message?.ts : undefined;
-    track(
-      commands.button(
-        {
-          reportId: value.reportId,
-          ...(value.query !== undefined ? { query: value.query } : {}),
-          ...(range ? { range } : {}),
-          csv,
-        },
-        { ...ctx, ...(threadTs ? { threadTs } : {}) },
-      ),
-    );
-  });
-
-  app.action(new RegExp(`^(${ACTION_IDS.alertAck}|${ACTION_IDS.alertSnooze})$`), async ({ ack, body }) => {
-    await ack();
-    const responseUrl = (body as { response_url?: string }).response_url;
-    if (responseUrl) {
-      track(
-        gateway.respond(
-          responseUrl,
-          noticeMessage('Acknowledging and snoozing alerts arrives with alert evaluation; nothing was changed.'),
-        ),
-      );
-    }
-  });
-
-  app.event('app_home_opened', async ({ event }) => {
-    if (event.tab !== 'home') return;
-    track(
-      (async () => {
-        const { store, loadReports, timezone, sandbox } = options.home;
-        const view = homeView({
-          reports: await loadReports(),
-          subscriptions: store.subscriptions.list(),
-          incidents: store.incidents.listOpen(),
-          timezone,
-          sandbox,
-        });
-        await gateway.publishHome(event.user, view);
-      })().catch((error: unknown) => logger.warn({ err: error }, 'App Home could not be published')),
-    );
-  });
-
-  app.error(async (error) => {
-    logger.error({ err: toError(error) }, 'Slack listener failed');
-  });
-
-  const started = (socketMode ? await app.start() : await app.start(options.port)) as unknown;
-  const port = socketMode ? undefined : ((started as Server).address() as AddressInfo).port;
-  logger.info({ mode: socketMode ? 'socket' : 'http', port }, 'pivotbot is listening to Slack');
   return {
-    app,
     gateway,
-    port,
+    port: receiver.port,
+    threaded: entry !== undefined,
     async stop(graceMs = 10_000) {
-      await app.stop();
+      await receiver.stop();
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, graceMs);
@@ -193,6 +110,104 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         clearTimeout(timer);
       }
     },
+  };
+}
+
+interface HandlerDeps {
+  commands: PivotCommands;
+  gateway: SlackGateway;
+  home: SlackAppOptions['home'];
+  logger: Logger;
+  track: (work: Promise<unknown>) => void;
+}
+
+/**
+ * What happens after an acknowledgement: a request Slack delivered twice (a retry, a double
+ * click) is dropped, the rest goes to `PivotCommands` or App Home. Never throws.
+ */
+function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): (event: SlackEvent) => void {
+  const recent = new RecentKeys();
+  return (event) => {
+    switch (event.type) {
+      case 'command': {
+        const key = event.triggerId || `${event.userId}:${event.text}:${event.responseUrl}`;
+        if (recent.checkAndRemember(`cmd:${key}`)) {
+          logger.info({ userId: event.userId }, 'repeated slash command ignored');
+          return;
+        }
+        track(
+          commands.execute(event.text, {
+            userId: event.userId,
+            channelId: event.channelId,
+            responseUrl: event.responseUrl,
+            ...(event.triggerId ? { triggerId: event.triggerId } : {}),
+          }),
+        );
+        return;
+      }
+      case 'reportAction': {
+        if (recent.checkAndRemember(`act:${event.triggerId}:${event.actionId}`)) return;
+        const { channelId, responseUrl } = event;
+        if (!channelId || !responseUrl) return;
+        const value = parseActionValue(event.value);
+        if (!value) {
+          track(
+            gateway.respond(
+              responseUrl,
+              noticeMessage('That button is from an older pivotbot version; run the command again.'),
+            ),
+          );
+          return;
+        }
+        const range = event.actionId.startsWith(ACTION_IDS.rangePrefix)
+          ? event.actionId.slice(ACTION_IDS.rangePrefix.length)
+          : value.range;
+        const csv = event.actionId === ACTION_IDS.csv;
+        const threadTs = csv ? event.messageTs : undefined;
+        track(
+          commands.button(
+            {
+              reportId: value.reportId,
+              ...(value.query !== undefined ? { query: value.query } : {}),
+              ...(range ? { range } : {}),
+              csv,
+            },
+            {
+              userId: event.userId,
+              channelId,
+              responseUrl,
+              triggerId: event.triggerId,
+              ...(threadTs ? { threadTs } : {}),
+            },
+          ),
+        );
+        return;
+      }
+      case 'alertAction':
+        if (event.responseUrl) {
+          track(
+            gateway.respond(
+              event.responseUrl,
+              noticeMessage('Acknowledging and snoozing alerts arrives with alert evaluation; nothing was changed.'),
+            ),
+          );
+        }
+        return;
+      case 'homeOpened':
+        track(
+          (async () => {
+            const view = homeView({
+              reports: await home.loadReports(),
+              subscriptions: home.store.subscriptions.list(),
+              incidents: home.store.incidents.listOpen(),
+              timezone: home.timezone,
+              sandbox: home.sandbox,
+            });
+            await gateway.publishHome(event.userId, view);
+          })().catch((error: unknown) => logger.warn({ err: error }, 'App Home could not be published')),
+        );
+        return;
+    }
   };
 }
 

@@ -1,0 +1,60 @@
+/**
+ * Entry of the receiver thread (started by `startThreadedReceiver`): runs `startReceiver` with the
+ * settings in `workerData` and talks to the bot's thread over `parentPort`. See
+ * `threadedReceiver.ts` for the messages.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { type ReceiverSettings, startReceiver } from './slackReceiver.js';
+import type { FromReceiver, ToReceiver } from './threadedReceiver.js';
+
+const port = parentPort;
+if (!port) throw new Error('receiverThread.js runs as a worker thread of the bot (startThreadedReceiver)');
+
+const send = (message: FromReceiver) => port.postMessage(message);
+const pendingHealth = new Map<
+  number,
+  { resolve: (body: Record<string, unknown>) => void; reject: (e: Error) => void }
+>();
+let nextHealthId = 0;
+
+process.on('unhandledRejection', (reason) => {
+  send({ type: 'log', level: 'error', text: `receiver thread: unhandled rejection: ${String(reason)}` });
+});
+
+try {
+  const receiver = await startReceiver(workerData as ReceiverSettings, {
+    event: (event) => send({ type: 'event', event }),
+    log: (level, text) => send({ type: 'log', level, text }),
+    health: () =>
+      new Promise((resolve, reject) => {
+        const id = ++nextHealthId;
+        const timer = setTimeout(() => {
+          pendingHealth.delete(id);
+          reject(new Error('the bot did not answer within 2 s'));
+        }, 2_000);
+        pendingHealth.set(id, {
+          resolve: (body) => {
+            clearTimeout(timer);
+            resolve(body);
+          },
+          reject,
+        });
+        send({ type: 'health', id });
+      }),
+  });
+  port.on('message', (message: ToReceiver) => {
+    if (message.type === 'health') {
+      pendingHealth.get(message.id)?.resolve(message.body);
+      pendingHealth.delete(message.id);
+    } else if (message.type === 'stop') {
+      void receiver.stop().finally(() => {
+        send({ type: 'stopped' });
+        port.close();
+      });
+    }
+  });
+  send({ type: 'ready', port: receiver.port });
+} catch (error) {
+  send({ type: 'failed', message: (error as Error).message });
+  port.close();
+}

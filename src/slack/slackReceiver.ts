@@ -1,0 +1,165 @@
+/**
+ * The part of the Slack app that faces Slack: a Bolt app whose listeners only verify (Bolt checks
+ * signatures), acknowledge, and hand a plain `SlackEvent` to a sink. It runs in its own thread in
+ * production (`receiverThread.ts`), so an acknowledgement never waits behind a report being
+ * queried, drawn or uploaded; everything after the ack happens where the sink sends it.
+ *
+ * Only Bolt, the action ids and the logger adapter are imported here: the thread starts fast and
+ * holds no report, chart or store code.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import bolt from '@slack/bolt';
+import { ACTION_IDS, RANGE_ACTION_PATTERN } from '../render/blocks/actionIds.js';
+import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
+
+const { App } = bolt;
+
+/** What the receiver hands on, after the ack: plain data, so it can cross a thread boundary. */
+export type SlackEvent =
+  | {
+      type: 'command';
+      text: string;
+      userId: string;
+      channelId: string;
+      responseUrl: string;
+      triggerId?: string;
+    }
+  | {
+      type: 'reportAction';
+      actionId: string;
+      value?: string;
+      userId: string;
+      channelId?: string;
+      responseUrl?: string;
+      triggerId: string;
+      /** The ts of the message holding the button. */
+      messageTs?: string;
+    }
+  | { type: 'alertAction'; responseUrl?: string }
+  | { type: 'homeOpened'; userId: string };
+
+/** Everything the receiver needs, as plain data (it is handed to a worker thread as is). */
+export interface ReceiverSettings {
+  botToken: string;
+  signingSecret?: string;
+  /** Socket Mode when set. */
+  appToken?: string;
+  apiUrl?: string;
+  port: number;
+  retry: { retries: number; factor?: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
+  /** Values scrubbed from the SDK's log lines. */
+  secrets: readonly string[];
+}
+
+/** Where the receiver sends what it acknowledged, its log lines, and health checks. */
+export interface ReceiverSink {
+  event(event: SlackEvent): void;
+  log: BoltLogSink;
+  /** The body of `GET /healthz`; rejects (→ 503) when the bot cannot answer. */
+  health(): Promise<Record<string, unknown>>;
+}
+
+export interface StartedReceiver {
+  /** The HTTP port, or undefined in Socket Mode. */
+  port: number | undefined;
+  stop(): Promise<void>;
+}
+
+const REPORT_ACTION = new RegExp(`^(${ACTION_IDS.rerun}|${ACTION_IDS.csv}|${RANGE_ACTION_PATTERN.source.slice(1)}.+)$`);
+const ALERT_ACTION = new RegExp(`^(${ACTION_IDS.alertAck}|${ACTION_IDS.alertSnooze})$`);
+
+/**
+ * Starts Bolt over HTTP (`POST /slack/events`, `GET /healthz`) or Socket Mode, with listeners that
+ * acknowledge first and then pass the event to `sink`.
+ *
+ * @example const receiver = await startReceiver(settings, { event: handle, log, health });
+ */
+export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSink): Promise<StartedReceiver> {
+  const socketMode = settings.appToken !== undefined;
+  const app = new App({
+    token: settings.botToken,
+    logger: boltLoggerFor(sink.log, settings.secrets),
+    ...(socketMode
+      ? { socketMode: true, appToken: settings.appToken as string }
+      : {
+          signingSecret: settings.signingSecret as string,
+          port: settings.port,
+          customRoutes: [
+            {
+              path: '/healthz',
+              method: ['GET'],
+              handler: (_req, res) => {
+                sink.health().then(
+                  (body) => {
+                    res.writeHead(200, { 'content-type': 'application/json' });
+                    res.end(JSON.stringify({ ok: true, ...body }));
+                  },
+                  (error: unknown) => {
+                    res.writeHead(503, { 'content-type': 'application/json' });
+                    res.end(JSON.stringify({ ok: false, error: (error as Error).message }));
+                  },
+                );
+              },
+            },
+          ],
+        }),
+    clientOptions: {
+      ...(settings.apiUrl
+        ? { slackApiUrl: settings.apiUrl.endsWith('/') ? settings.apiUrl : `${settings.apiUrl}/` }
+        : {}),
+      retryConfig: settings.retry,
+      rejectRateLimitedCalls: false,
+      timeout: 30_000,
+    },
+  });
+
+  app.command('/pivot', async ({ command, ack }) => {
+    await ack();
+    sink.event({
+      type: 'command',
+      text: command.text ?? '',
+      userId: command.user_id,
+      channelId: command.channel_id,
+      responseUrl: command.response_url,
+      ...(command.trigger_id ? { triggerId: command.trigger_id } : {}),
+    });
+  });
+
+  app.action(REPORT_ACTION, async ({ ack, body, action }) => {
+    await ack();
+    if (body.type !== 'block_actions') return;
+    const button = action as { action_id: string; value?: string };
+    const channelId = body.channel?.id ?? body.container?.channel_id;
+    sink.event({
+      type: 'reportAction',
+      actionId: button.action_id,
+      ...(button.value !== undefined ? { value: button.value } : {}),
+      userId: body.user.id,
+      ...(channelId ? { channelId } : {}),
+      ...(body.response_url ? { responseUrl: body.response_url } : {}),
+      triggerId: body.trigger_id,
+      ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
+    });
+  });
+
+  app.action(ALERT_ACTION, async ({ ack, body }) => {
+    await ack();
+    const responseUrl = (body as { response_url?: string }).response_url;
+    sink.event({ type: 'alertAction', ...(responseUrl ? { responseUrl } : {}) });
+  });
+
+  app.event('app_home_opened', async ({ event }) => {
+    if (event.tab === 'home') sink.event({ type: 'homeOpened', userId: event.user });
+  });
+
+  app.error(async (error) => {
+    sink.log('error', `Slack listener failed: ${error.message}`);
+  });
+
+  const started = (socketMode ? await app.start() : await app.start(settings.port)) as unknown;
+  return {
+    port: socketMode ? undefined : ((started as Server).address() as AddressInfo).port,
+    stop: () => app.stop().then(() => undefined),
+  };
+}
