@@ -80,6 +80,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     port: options.port,
     retry,
     secrets: options.secrets,
+    logLevel: logger.level,
   };
   const sink = {
     event: handle,

@@ -50,6 +50,8 @@ export interface ReceiverSettings {
   retry: { retries: number; factor?: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
   /** Values scrubbed from the SDK's log lines. */
   secrets: readonly string[];
+  /** The bot's log level (pino's names): Bolt's lines below it are dropped in the receiver. */
+  logLevel: string;
 }
 
 /** Where the receiver sends what it acknowledged, its log lines, and health checks. */
@@ -79,7 +81,9 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
   const socketMode = settings.appToken !== undefined;
   const app = new App({
     token: settings.botToken,
-    logger: boltLoggerFor(sink.log, settings.secrets),
+    logger: boltLoggerFor(sink.log, settings.secrets, settings.logLevel),
+    // pivotbot keeps no per-conversation state in Bolt; its default store costs each event an Error.
+    convoStore: false,
     ...(socketMode
       ? { socketMode: true, appToken: settings.appToken as string }
       : {
