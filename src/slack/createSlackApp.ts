@@ -11,6 +11,7 @@ import { homeView } from './homeView.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands } from './PivotCommands.js';
 import { SLACK_RETRY, type SlackGateway, WebApiGateway } from './SlackGateway.js';
+import { verifySlackToken } from './slackIdentity.js';
 import { type ReceiverSettings, type SlackEvent, type StartedReceiver, startReceiver } from './slackReceiver.js';
 import { defaultReceiverEntry, startThreadedReceiver } from './threadedReceiver.js';
 
@@ -54,6 +55,7 @@ export interface RunningSlackApp {
  */
 export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
   const { slack, logger } = options;
+  const identity = await verifySlackToken(slack, logger);
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
     const settled = work.catch((error: unknown) => logger.warn({ err: toError(error) }, 'Slack work failed'));
@@ -74,6 +76,8 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
 
   const settings: ReceiverSettings = {
     botToken: slack.botToken,
+    ...(identity.botUserId ? { botUserId: identity.botUserId } : {}),
+    ...(identity.botId ? { botId: identity.botId } : {}),
     ...(slack.signingSecret ? { signingSecret: slack.signingSecret } : {}),
     ...(slack.appToken ? { appToken: slack.appToken } : {}),
     ...(slack.apiUrl ? { apiUrl: slack.apiUrl } : {}),
@@ -82,12 +86,12 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     secrets: options.secrets,
     logLevel: logger.level,
   };
+  const entry = options.receiverThread === undefined ? defaultReceiverEntry() : options.receiverThread || undefined;
   const sink = {
     event: handle,
     log: boltLogSink(logger),
-    health: async () => ({ inFlight: inFlight.size }),
+    health: async () => ({ inFlight: inFlight.size, receiver: entry ? 'thread' : 'inline' }),
   };
-  const entry = options.receiverThread === undefined ? defaultReceiverEntry() : options.receiverThread || undefined;
   const receiver: StartedReceiver = entry
     ? await startThreadedReceiver(entry, settings, sink, logger)
     : await startReceiver(settings, sink);

@@ -48,6 +48,9 @@ export interface ReceiverSettings {
   apiUrl?: string;
   port: number;
   retry: { retries: number; factor?: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
+  /** The bot's identity from the start-up `auth.test`, when Slack answered it. */
+  botUserId?: string;
+  botId?: string;
   /** Values scrubbed from the SDK's log lines. */
   secrets: readonly string[];
   /** The bot's log level (pino's names): Bolt's lines below it are dropped in the receiver. */
@@ -79,8 +82,15 @@ const ALERT_ACTION = new RegExp(`^(${ACTION_IDS.alertAck}|${ACTION_IDS.alertSnoo
  */
 export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSink): Promise<StartedReceiver> {
   const socketMode = settings.appToken !== undefined;
+  const authorization = {
+    botToken: settings.botToken,
+    ...(settings.botUserId ? { botUserId: settings.botUserId } : {}),
+    ...(settings.botId ? { botId: settings.botId } : {}),
+  };
   const app = new App({
-    token: settings.botToken,
+    // The token was checked once at start-up; Bolt's default would call auth.test on the first
+    // event and make that ack wait for Slack.
+    authorize: async () => authorization,
     logger: boltLoggerFor(sink.log, settings.secrets, settings.logLevel),
     // pivotbot keeps no per-conversation state in Bolt; its default store costs each event an Error.
     convoStore: false,

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type RunningBot, startBot } from '../../src/cli/startBot.js';
 import { type Logger, silentLogger } from '../../src/core/index.js';
 import { type Faults, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -9,6 +11,16 @@ import { SlackTestServer } from './slackTestServer.js';
 
 export const SIGNING_SECRET = 'test-signing-secret-value';
 export const ADMIN = 'U0ADMIN1';
+
+/**
+ * The compiled receiver-thread entry: a worker thread runs JavaScript, so thread-mode tests use
+ * the build that `npm test` makes before jest runs.
+ */
+export function receiverThreadEntry(): URL {
+  const entry = new URL('../../dist/src/slack/receiverThread.js', import.meta.url);
+  if (!existsSync(fileURLToPath(entry))) throw new Error(`${fileURLToPath(entry)} is missing: run npm run build first`);
+  return entry;
+}
 
 /**
  * Everything an end-to-end Slack test needs, all real and on 127.0.0.1: the sandbox as the
@@ -21,15 +33,24 @@ export class BotHarness {
   dir!: string;
   private counter = 0;
   private concurrency: number | undefined;
+  private receiverThread: URL | false = false;
 
   get eventsUrl(): string {
     return `http://127.0.0.1:${this.bot.port}/slack/events`;
   }
 
   async start(
-    options: { faults?: Partial<Faults>; logger?: Logger; now?: Date; concurrency?: number } = {},
+    options: {
+      faults?: Partial<Faults>;
+      logger?: Logger;
+      now?: Date;
+      concurrency?: number;
+      /** Receive Slack in a worker thread running this compiled entry (default: the bot's own thread). */
+      receiverThread?: URL | false;
+    } = {},
   ): Promise<this> {
     this.concurrency = options.concurrency;
+    this.receiverThread = options.receiverThread ?? false;
     this.dir = await mkdtemp(join(tmpdir(), 'pivotbot-bot-'));
     this.slack = await new SlackTestServer().start();
     this.sandbox = await startSandbox({
@@ -49,6 +70,7 @@ export class BotHarness {
       logger,
       workDir: join(this.dir, 'work'),
       ...(this.concurrency ? { concurrency: this.concurrency } : {}),
+      receiverThread: this.receiverThread,
       slackRetry: { retries: 3, minTimeout: 50, maxTimeout: 200, maxRetryTime: 20_000 },
     });
     return this.bot;

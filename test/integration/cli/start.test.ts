@@ -52,7 +52,8 @@ describe('pivotbot start', () => {
     }
     expect(port).toBeGreaterThan(0);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-    expect(await health.json()).toMatchObject({ ok: true });
+    // The built CLI receives Slack in its own thread, as production does.
+    expect(await health.json()).toMatchObject({ ok: true, receiver: 'thread' });
     const body = slashCommandBody({ text: 'help', responseUrl: slack.responseUrl('start-help') });
     expect(
       (await postSigned(`http://127.0.0.1:${port}/slack/events`, body, { signingSecret: 'start-test-secret' })).status,

@@ -1,12 +1,17 @@
-import { ADMIN, useBotHarness } from '../../support/botHarness.js';
+import { ADMIN, receiverThreadEntry, useBotHarness } from '../../support/botHarness.js';
 import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
 
-const bot = useBotHarness();
-
-const posts = () => bot().slack.callsTo('chat.postMessage');
 const text = (value: unknown) => JSON.stringify(value);
 
-describe('/pivot over signed HTTP', () => {
+// Every subcommand both ways the bot can receive Slack: in its own thread (running the TypeScript
+// sources) and in the receiver thread production uses (the compiled entry).
+describe.each([
+  ['received in the bot thread', () => false as const, 'inline'],
+  ['received in a receiver thread', receiverThreadEntry, 'thread'],
+])('/pivot over signed HTTP, %s', (_mode, receiverThread, receiver) => {
+  const bot = useBotHarness({ receiverThread: receiverThread() });
+  const posts = () => bot().slack.callsTo('chat.postMessage');
+
   it('acknowledges at once and answers help privately, mentioning the commands', async () => {
     const { response, hook } = await bot().command('help');
     expect(response.status).toBe(200);
@@ -116,7 +121,7 @@ describe('/pivot over signed HTTP', () => {
   it('serves GET /healthz', async () => {
     const response = await fetch(`http://127.0.0.1:${bot().bot.port}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ ok: true });
+    expect(await response.json()).toMatchObject({ ok: true, inFlight: expect.any(Number), receiver });
   });
 
   it('publishes App Home with reports, subscriptions and incidents', async () => {
