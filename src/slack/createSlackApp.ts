@@ -1,6 +1,6 @@
 import bolt from '@slack/bolt';
 import type { SlackConfig } from '../config/index.js';
-import { type Logger, toError } from '../core/index.js';
+import { ConfigError, type Logger, toError } from '../core/index.js';
 import type { ReportActionValue } from '../render/index.js';
 import { ACTION_IDS } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
@@ -92,9 +92,12 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     log: boltLogSink(logger),
     health: async () => ({ inFlight: inFlight.size, receiver: entry ? 'thread' : 'inline' }),
   };
-  const receiver: StartedReceiver = entry
-    ? await startThreadedReceiver(entry, settings, sink, logger)
-    : await startReceiver(settings, sink);
+  const receiver: StartedReceiver = await (entry
+    ? startThreadedReceiver(entry, settings, sink, logger)
+    : startReceiver(settings, sink)
+  ).catch((error: unknown) => {
+    throw receiverStartError(error, slack);
+  });
   logger.info(
     { mode: slack.appToken ? 'socket' : 'http', port: receiver.port, receiverThread: entry !== undefined },
     'pivotbot is listening to Slack',
@@ -116,6 +119,21 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       }
     },
   };
+}
+
+/** Slack's answers to apps.connections.open that mean the app-level token is no good. */
+const BAD_APP_TOKEN = /\b(invalid_auth|not_authed|not_allowed_token_type|token_revoked|account_inactive)\b/;
+
+/** A receiver that could not start, as an error an operator can act on. */
+function receiverStartError(error: unknown, slack: SlackConfig): Error {
+  const message = toError(error).message;
+  const refused = slack.appToken ? BAD_APP_TOKEN.exec(message) : null;
+  if (refused) {
+    return new ConfigError([
+      `SLACK_APP_TOKEN: Slack refused the app-level token (${refused[1]}); create one with the connections:write scope under Basic Information → App-Level Tokens`,
+    ]);
+  }
+  return toError(error);
 }
 
 interface HandlerDeps {

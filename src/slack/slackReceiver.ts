@@ -95,7 +95,14 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
     // pivotbot keeps no per-conversation state in Bolt; its default store costs each event an Error.
     convoStore: false,
     ...(socketMode
-      ? { socketMode: true, appToken: settings.appToken as string }
+      ? {
+          socketMode: true,
+          appToken: settings.appToken as string,
+          // Socket Mode opens its connection with its own Web API client (apps.connections.open).
+          ...(settings.apiUrl
+            ? { installerOptions: { clientOptions: { slackApiUrl: apiBase(settings.apiUrl) } } }
+            : {}),
+        }
       : {
           signingSecret: settings.signingSecret as string,
           port: settings.port,
@@ -119,9 +126,7 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
           ],
         }),
     clientOptions: {
-      ...(settings.apiUrl
-        ? { slackApiUrl: settings.apiUrl.endsWith('/') ? settings.apiUrl : `${settings.apiUrl}/` }
-        : {}),
+      ...(settings.apiUrl ? { slackApiUrl: apiBase(settings.apiUrl) } : {}),
       retryConfig: settings.retry,
       rejectRateLimitedCalls: false,
       timeout: 30_000,
@@ -176,4 +181,9 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
     port: socketMode ? undefined : ((started as Server).address() as AddressInfo).port,
     stop: () => app.stop().then(() => undefined),
   };
+}
+
+/** The Web API base URL as the SDK wants it: with a trailing slash. */
+function apiBase(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
 }

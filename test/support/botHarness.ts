@@ -34,6 +34,7 @@ export class BotHarness {
   private counter = 0;
   private concurrency: number | undefined;
   private receiverThread: URL | false = false;
+  private extraEnv: Record<string, string | undefined> = {};
 
   get eventsUrl(): string {
     return `http://127.0.0.1:${this.bot.port}/slack/events`;
@@ -47,10 +48,13 @@ export class BotHarness {
       concurrency?: number;
       /** Receive Slack in a worker thread running this compiled entry (default: the bot's own thread). */
       receiverThread?: URL | false;
+      /** Variables added to (or, when undefined, removed from) the bot's environment. */
+      env?: Record<string, string | undefined>;
     } = {},
   ): Promise<this> {
     this.concurrency = options.concurrency;
     this.receiverThread = options.receiverThread ?? false;
+    this.extraEnv = options.env ?? {};
     this.dir = await mkdtemp(join(tmpdir(), 'pivotbot-bot-'));
     this.slack = await new SlackTestServer().start();
     this.sandbox = await startSandbox({
@@ -90,6 +94,7 @@ export class BotHarness {
       PIVOTBOT_STORE: join(this.dir, 'store', 'pivotbot.json'),
       PIVOTBOT_ADMINS: ADMIN,
       PIVOTBOT_TIMEZONE: 'UTC',
+      ...this.extraEnv,
     };
   }
 

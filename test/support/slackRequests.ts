@@ -53,16 +53,24 @@ export function slashCommandBody(command: SlashCommand): string {
   }).toString();
 }
 
-/** The form body of a block_actions payload (a button click). */
-export function blockActionBody(action: {
+/** A button click. */
+export interface BlockAction {
   actionId: string;
   value: string;
   userId?: string;
   channelId?: string;
   messageTs?: string;
   responseUrl: string;
-}): string {
-  const payload = {
+}
+
+/** The form body of a block_actions payload (a button click). */
+export function blockActionBody(action: BlockAction): string {
+  return new URLSearchParams({ payload: JSON.stringify(blockActionPayload(action)) }).toString();
+}
+
+/** The block_actions payload of a button click, as Slack sends it (Socket Mode carries it as is). */
+export function blockActionPayload(action: BlockAction): Record<string, unknown> {
+  return {
     type: 'block_actions',
     team: { id: 'T_TEST', domain: 'test' },
     user: { id: action.userId ?? 'U_ALICE', username: 'alice', team_id: 'T_TEST' },
@@ -87,5 +95,4 @@ export function blockActionBody(action: {
       },
     ],
   };
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }

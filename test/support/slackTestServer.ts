@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketPeer } from './webSocketPeer.js';
 
 /** One Web API call as the server saw it: the method and its arguments (form or JSON, decoded). */
 export interface SlackCall {
@@ -38,7 +39,9 @@ interface StoredMessage {
  * A Slack-compatible Web API test server on 127.0.0.1: answers the methods the bot calls
  * (auth.test, chat.postMessage/update/postEphemeral, views.publish, the files upload-v2 flow,
  * conversations.info, response_url hooks), records every call, and answers 429, 5xx or Slack
- * errors on demand. Point the bot at `apiUrl` through SLACK_API_URL.
+ * errors on demand. Point the bot at `apiUrl` through SLACK_API_URL. It also plays Socket Mode:
+ * `apps.connections.open` (with an `xapp-` token) hands out a WebSocket on this server, which
+ * says hello and carries the envelopes a test sends with `sendEnvelope`.
  */
 export class SlackTestServer {
   readonly calls: SlackCall[] = [];
@@ -55,6 +58,10 @@ export class SlackTestServer {
   private readonly faults = new Map<string, Fault[]>();
   private readonly waiters: Array<{ test: () => boolean; resolve: () => void }> = [];
   private readonly sockets = new Set<Socket>();
+  /** Socket Mode connections the bot opened, oldest first. */
+  readonly socketConnections: WebSocketPeer[] = [];
+  private readonly envelopeAcks = new Map<string, (ack: Record<string, unknown>) => void>();
+  private envelopeCounter = 0;
   private server: Server | undefined;
   private tsCounter = 0;
   private fileCounter = 0;
@@ -108,6 +115,42 @@ export class SlackTestServer {
     });
   }
 
+  /**
+   * Sends an envelope (`slash_commands`, `interactive`, `events_api`) over the newest open Socket
+   * Mode connection; resolves with the bot's acknowledgement and how long it took.
+   */
+  async sendEnvelope(
+    type: 'slash_commands' | 'interactive' | 'events_api',
+    payload: Record<string, unknown>,
+    timeoutMs = 5_000,
+  ): Promise<{ ack: Record<string, unknown>; ms: number }> {
+    const peer = [...this.socketConnections].reverse().find((c) => c.isOpen);
+    if (!peer) throw new Error('no open Socket Mode connection');
+    const envelopeId = `env-${++this.envelopeCounter}`;
+    const started = performance.now();
+    const acked = new Promise<Record<string, unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.envelopeAcks.delete(envelopeId);
+        reject(new Error(`no ack for ${type} envelope ${envelopeId} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.envelopeAcks.set(envelopeId, (ack) => {
+        clearTimeout(timer);
+        resolve(ack);
+      });
+    });
+    peer.sendText(
+      JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api' }),
+    );
+    const ack = await acked;
+    return { ack, ms: performance.now() - started };
+  }
+
+  /** Asks the bot to reconnect, as Slack does every few hours (`disconnect`, `refresh_requested`). */
+  requestReconnect(): void {
+    const peer = [...this.socketConnections].reverse().find((c) => c.isOpen);
+    peer?.sendText(JSON.stringify({ type: 'disconnect', reason: 'refresh_requested', debug_info: { host: 'test' } }));
+  }
+
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -120,6 +163,31 @@ export class SlackTestServer {
         }
         this.checkWaiters();
       });
+    });
+    this.server.on('upgrade', (req, socket) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname !== '/socket') {
+        socket.destroy();
+        return;
+      }
+      const peer = WebSocketPeer.accept(req, socket);
+      peer.onText((text) => {
+        const ack = parseJson(text) as Record<string, unknown> | undefined;
+        const id = typeof ack?.envelope_id === 'string' ? ack.envelope_id : undefined;
+        if (ack && id) {
+          this.envelopeAcks.get(id)?.(ack);
+          this.envelopeAcks.delete(id);
+        }
+      });
+      this.socketConnections.push(peer);
+      peer.sendText(
+        JSON.stringify({
+          type: 'hello',
+          num_connections: this.socketConnections.filter((c) => c.isOpen).length,
+          connection_info: { app_id: 'A_PIVOT' },
+          debug_info: { host: 'test', approximate_connection_time: 18060 },
+        }),
+      );
+      this.checkWaiters();
     });
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
@@ -176,7 +244,9 @@ export class SlackTestServer {
       json(res, { ok: false, error: fault.error ?? 'unknown_error' });
       return;
     }
-    if (token !== undefined && !token.startsWith('xoxb-')) {
+    // Socket Mode's connection call takes the app-level token; everything else the bot token.
+    const tokenPrefix = method === 'apps.connections.open' ? 'xapp-' : 'xoxb-';
+    if (token !== undefined && !token.startsWith(tokenPrefix)) {
       json(res, { ok: false, error: 'invalid_auth' });
       return;
     }
@@ -185,6 +255,8 @@ export class SlackTestServer {
 
   private answer(method: string, args: Record<string, unknown>): Record<string, unknown> {
     switch (method) {
+      case 'apps.connections.open':
+        return { ok: true, url: `${this.baseUrl.replace(/^http/, 'ws')}/socket` };
       case 'auth.test':
         return {
           ok: true,
