@@ -2,7 +2,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, configSecrets, loadConfig } from '../config/index.js';
 import { createLogger, invariant, type Logger, toError } from '../core/index.js';
-import { type ChartRenderer, sharedChartRenderer } from '../render/index.js';
+import {
+  ChartProcessRenderer,
+  defaultChartProcessEntry,
+  sharedChartRenderer,
+  type ViewChartRenderer,
+} from '../render/index.js';
 import { reportCache } from '../reports/index.js';
 import { PivotCommands, resumeJobs, startSlackApp, WorkQueue } from '../slack/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -14,7 +19,8 @@ export interface BotOptions {
   /** Where runs write CSV files before upload (default: the OS temp folder). */
   workDir?: string;
   clock?: () => Date;
-  charts?: ChartRenderer;
+  /** Draws charts; by default a child process (`ChartProcessRenderer`), stopped with the bot. */
+  charts?: ViewChartRenderer;
   /** Runs (query, render, upload) working at once; more wait their turn so Slack gets fast acks. Default 4. */
   concurrency?: number;
   /** Web API retry timings (tests shorten them). */
@@ -60,10 +66,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     logger.info({ reports: initial.reports.length, broken: initial.broken.length }, 'report definitions loaded');
 
     const settings = { admins: config.admins, timezone: config.timezone, sandbox: reporting.sandbox };
+    const charts = options.charts ?? botCharts(closers);
     const base = {
       client: reporting.client,
       store,
-      charts: options.charts ?? sharedChartRenderer(),
+      charts,
       logger,
       clock,
       workDir: options.workDir ?? join(tmpdir(), 'pivotbot'),
@@ -116,4 +123,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     for (const close of closers) await close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The bot's chart renderer: a child process, so drawing never blocks the thread that handles Slack
+ * events and uploads; in the bot's own thread when running from the TypeScript sources (jest),
+ * where node cannot run the entry.
+ */
+function botCharts(closers: Array<() => Promise<void>>): ViewChartRenderer {
+  const entry = defaultChartProcessEntry();
+  if (!entry) return sharedChartRenderer();
+  const renderer = new ChartProcessRenderer(entry);
+  closers.push(() => renderer.close());
+  return renderer;
 }

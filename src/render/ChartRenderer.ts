@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChartJSNodeCanvas } from 'chartjs-node-canvas';
+import type { ReportView } from '../reports/ReportView.js';
+import { buildChartConfig } from './buildChartConfig.js';
 import type { AnyChartConfig, ChartSpec } from './chartStyle.js';
 import { BACKGROUND_COLOUR, TEXT_COLOUR } from './palette.js';
 
@@ -31,6 +33,34 @@ export function findFontDir(start: string = dirname(fileURLToPath(import.meta.ur
 }
 
 let fontsRegistered = false;
+
+/**
+ * Paints the background behind each chart, at that chart's size. Not the library's
+ * `backgroundColour` option: its plugin is registered on Chart.js with a fixed id and size, and
+ * when Chart.js is shared by two canvas sizes (as under jest, which bypasses the require cache the
+ * library clears), the first size's plugin wins and taller charts get a transparent band.
+ */
+const WHITE_BACKGROUND = {
+  id: 'pivotbot-background',
+  beforeDraw(chart: {
+    ctx: {
+      save(): void;
+      restore(): void;
+      fillRect(x: number, y: number, w: number, h: number): void;
+      globalCompositeOperation: string;
+      fillStyle: string;
+    };
+    width: number;
+    height: number;
+  }) {
+    const { ctx } = chart;
+    ctx.save();
+    ctx.globalCompositeOperation = 'destination-over';
+    ctx.fillStyle = BACKGROUND_COLOUR;
+    ctx.fillRect(0, 0, chart.width, chart.height);
+    ctx.restore();
+  },
+};
 
 /** What chartjs-node-canvas's `renderChart` returns: a drawn Chart.js chart on a node-canvas. */
 interface DrawnChart {
@@ -63,6 +93,29 @@ function encodePng(canvas: PngCanvas): Promise<Buffer> {
   });
 }
 
+/** A drawn chart: the PNG and the alt text that goes with it. */
+export interface RenderedChart {
+  data: Buffer;
+  alt: string;
+}
+
+/** Which chart of a view: the report's own, or its postback share chart. */
+export type ViewChartKind = 'main' | 'share';
+
+/**
+ * What delivering a result needs from rendering: a view in, its chart out. `ChartRenderer` draws
+ * in the calling thread, `ChartProcessRenderer` in a child process.
+ */
+export interface ViewChartRenderer {
+  /** The chart of `view` (or its postback share chart); null when it has none. */
+  renderView(view: ReportView, kind?: ViewChartKind): Promise<RenderedChart | null>;
+}
+
+/** The chart spec of a view (or of its postback share chart); null when it has none. */
+export function viewChartSpec(view: ReportView, kind: ViewChartKind = 'main'): ChartSpec | null {
+  return kind === 'share' ? buildChartConfig(view, { kind: 'share', x: 'value', series: [] }) : buildChartConfig(view);
+}
+
 export interface ChartRendererOptions {
   /** Where the TTF files are; found by walking up from this module by default. */
   fontDir?: string;
@@ -73,7 +126,7 @@ export interface ChartRendererOptions {
  *
  * @example const png = await new ChartRenderer().render(buildChartConfig(view));
  */
-export class ChartRenderer {
+export class ChartRenderer implements ViewChartRenderer {
   readonly #canvases = new Map<string, ChartJSNodeCanvas>();
   /** The last render queued on each canvas, so the next one waits for it. */
   readonly #busy = new Map<string, Promise<void>>();
@@ -86,6 +139,11 @@ export class ChartRenderer {
   /** How many canvases exist: one per distinct size rendered so far. */
   get canvasCount(): number {
     return this.#canvases.size;
+  }
+
+  async renderView(view: ReportView, kind: ViewChartKind = 'main'): Promise<RenderedChart | null> {
+    const spec = viewChartSpec(view, kind);
+    return spec ? { data: await this.render(spec), alt: spec.alt } : null;
   }
 
   /** A PNG of the spec, `spec.width × 2` by `spec.height × 2` pixels. */
@@ -118,7 +176,11 @@ export class ChartRenderer {
 
   async #renderNow(config: AnyChartConfig, width: number, height: number): Promise<Buffer> {
     // chartjs-node-canvas sets `responsive` and `animation` on the object it gets; hand it a copy.
-    const own = { ...config, options: { ...config.options } } as Parameters<ChartJSNodeCanvas['renderToBuffer']>[0];
+    const own = {
+      ...config,
+      options: { ...config.options },
+      plugins: [...(config.plugins ?? []), WHITE_BACKGROUND],
+    } as Parameters<ChartJSNodeCanvas['renderToBuffer']>[0];
     const canvas = this.#canvas(width, height);
     const draw = (canvas as unknown as { renderChart?: (c: typeof own) => DrawnChart }).renderChart;
     if (typeof draw !== 'function') return canvas.renderToBuffer(own, 'image/png');
@@ -137,7 +199,6 @@ export class ChartRenderer {
       canvas = new ChartJSNodeCanvas({
         width,
         height,
-        backgroundColour: BACKGROUND_COLOUR,
         chartCallback: (ChartJS) => {
           ChartJS.defaults.font.family = `'${CHART_FONT_FAMILY}', sans-serif`;
           ChartJS.defaults.color = TEXT_COLOUR;

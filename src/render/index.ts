@@ -22,7 +22,21 @@ export { type BuiltTable, buildTable, type TableOptions, type TableStyle, tableC
 export { deltaText, escapeMrkdwn, TONE_EMOJI } from './blocks/text.js';
 export type * from './blocks/types.js';
 export { axesByUnit, buildChartConfig, MAX_SPLIT_SERIES, type SeriesDraft } from './buildChartConfig.js';
-export { CHART_FONT_FAMILY, ChartRenderer, type ChartRendererOptions, sharedChartRenderer } from './ChartRenderer.js';
+export {
+  ChartProcessRenderer,
+  type ChartProcessRendererOptions,
+  defaultChartProcessEntry,
+} from './ChartProcessRenderer.js';
+export {
+  CHART_FONT_FAMILY,
+  ChartRenderer,
+  type ChartRendererOptions,
+  type RenderedChart,
+  sharedChartRenderer,
+  type ViewChartKind,
+  type ViewChartRenderer,
+  viewChartSpec,
+} from './ChartRenderer.js';
 export { type AnyChartConfig, CHART_HEIGHTS, CHART_WIDTH, type ChartSpec, PIXEL_RATIO } from './chartStyle.js';
 export { type CsvColumn, csvCell, csvLine, toCsv, writeCsv } from './csv.js';
 export {

@@ -4,12 +4,13 @@ import { basename, join } from 'node:path';
 import { type Logger, toError } from '../core/index.js';
 import {
   adhocMessage,
-  buildChartConfig,
   type ChartImage,
-  type ChartRenderer,
   digestMessage,
   jobProgressMessage,
+  type RenderedChart,
   type SlackMessage,
+  type ViewChartKind,
+  type ViewChartRenderer,
 } from '../render/index.js';
 import type { AsyncPivot, ReportingClient } from '../reporting/index.js';
 import { type RangeSpec, type ReportDefinition, type ReportView, runReport } from '../reports/index.js';
@@ -26,7 +27,8 @@ export interface DeliveryDeps {
   slack: SlackGateway;
   client: ReportingClient;
   store: Store;
-  charts: ChartRenderer;
+  /** Draws the charts: in a child process in the bot (`ChartProcessRenderer`). */
+  charts: ViewChartRenderer;
   logger: Logger;
   clock: () => Date;
   /** Where runs write their CSV before it is uploaded (one folder per run, removed after). */
@@ -246,13 +248,10 @@ export async function postView(
 async function renderChart(
   view: ReportView,
   deps: PostDeps,
-  kind: 'main' | 'share' = 'main',
-): Promise<{ data: Buffer; alt: string } | undefined> {
-  const spec =
-    kind === 'share' ? buildChartConfig(view, { kind: 'share', x: 'value', series: [] }) : buildChartConfig(view);
-  if (!spec) return undefined;
+  kind: ViewChartKind = 'main',
+): Promise<RenderedChart | undefined> {
   try {
-    return { data: await deps.charts.render(spec), alt: spec.alt };
+    return (await deps.charts.renderView(view, kind)) ?? undefined;
   } catch (error) {
     deps.logger.error({ err: error, report: view.reportId }, 'chart rendering failed; posting without it');
     return undefined;

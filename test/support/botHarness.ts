@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningBot, startBot } from '../../src/cli/startBot.js';
 import { type Logger, silentLogger } from '../../src/core/index.js';
+import { ChartProcessRenderer } from '../../src/render/index.js';
 import { type Faults, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { blockActionBody, postSigned, slashCommandBody } from './slackRequests.js';
 import { SlackTestServer } from './slackTestServer.js';
@@ -17,7 +18,16 @@ export const ADMIN = 'U0ADMIN1';
  * the build that `npm test` makes before jest runs.
  */
 export function receiverThreadEntry(): URL {
-  const entry = new URL('../../dist/src/slack/receiverThread.js', import.meta.url);
+  return compiled('../../dist/src/slack/receiverThread.js');
+}
+
+/** The compiled chart-process entry (node runs JavaScript), from the build `npm test` makes first. */
+export function chartProcessEntry(): URL {
+  return compiled('../../dist/src/render/chartProcess.js');
+}
+
+function compiled(path: string): URL {
+  const entry = new URL(path, import.meta.url);
   if (!existsSync(fileURLToPath(entry))) throw new Error(`${fileURLToPath(entry)} is missing: run npm run build first`);
   return entry;
 }
@@ -34,6 +44,7 @@ export class BotHarness {
   private counter = 0;
   private concurrency: number | undefined;
   private receiverThread: URL | false = false;
+  private charts: ChartProcessRenderer | undefined;
   private extraEnv: Record<string, string | undefined> = {};
 
   get eventsUrl(): string {
@@ -48,12 +59,15 @@ export class BotHarness {
       concurrency?: number;
       /** Receive Slack in a worker thread running this compiled entry (default: the bot's own thread). */
       receiverThread?: URL | false;
+      /** Draw charts in a child process, as production does (default: in this process). */
+      chartProcess?: boolean;
       /** Variables added to (or, when undefined, removed from) the bot's environment. */
       env?: Record<string, string | undefined>;
     } = {},
   ): Promise<this> {
     this.concurrency = options.concurrency;
     this.receiverThread = options.receiverThread ?? false;
+    if (options.chartProcess) this.charts = new ChartProcessRenderer(chartProcessEntry());
     this.extraEnv = options.env ?? {};
     this.dir = await mkdtemp(join(tmpdir(), 'pivotbot-bot-'));
     this.slack = await new SlackTestServer().start();
@@ -75,6 +89,7 @@ export class BotHarness {
       workDir: join(this.dir, 'work'),
       ...(this.concurrency ? { concurrency: this.concurrency } : {}),
       receiverThread: this.receiverThread,
+      ...(this.charts ? { charts: this.charts } : {}),
       slackRetry: { retries: 3, minTimeout: 50, maxTimeout: 200, maxRetryTime: 20_000 },
     });
     return this.bot;
@@ -167,6 +182,7 @@ export class BotHarness {
 
   async stop(): Promise<void> {
     await this.bot?.stop();
+    await this.charts?.close();
     await this.sandbox?.stop();
     await this.slack?.stop();
     if (this.dir) await rm(this.dir, { recursive: true, force: true });

@@ -3,13 +3,14 @@ import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
 
 const text = (value: unknown) => JSON.stringify(value);
 
-// Every subcommand both ways the bot can receive Slack: in its own thread (running the TypeScript
-// sources) and in the receiver thread production uses (the compiled entry).
+// Every subcommand both ways the bot can run: all in one thread (the TypeScript sources), and as
+// production runs the compiled build, with Slack received in a thread of its own and charts drawn
+// in a child process.
 describe.each([
-  ['received in the bot thread', () => false as const, 'inline'],
-  ['received in a receiver thread', receiverThreadEntry, 'thread'],
-])('/pivot over signed HTTP, %s', (_mode, receiverThread, receiver) => {
-  const bot = useBotHarness({ receiverThread: receiverThread() });
+  ['all in the bot thread', () => false as const, false, 'inline'],
+  ['with a receiver thread and a chart process', receiverThreadEntry, true, 'thread'],
+])('/pivot over signed HTTP, %s', (_mode, receiverThread, chartProcess, receiver) => {
+  const bot = useBotHarness({ receiverThread: receiverThread(), chartProcess });
   const posts = () => bot().slack.callsTo('chat.postMessage');
 
   it('acknowledges at once and answers help privately, mentioning the commands', async () => {
@@ -55,9 +56,14 @@ describe.each([
 
   it('runs a named report and posts its digest', async () => {
     const before = posts().length;
+    const images = bot().slack.callsTo('files.getUploadURLExternal').length;
     await bot().command('run daily-kpi');
     await bot().slack.waitFor(() => posts().length > before, 20_000, 'the digest');
     expect(text(posts()[before]?.args.blocks)).toContain('"type":"header"');
+    // Its chart was drawn (here or in the chart process), uploaded, and shown in the message.
+    expect(text(posts()[before]?.args.blocks)).toContain('"type":"image"');
+    const uploaded = bot().slack.callsTo('files.getUploadURLExternal').slice(images);
+    expect(uploaded.some((c) => String(c.args.filename).endsWith('.png') && Number(c.args.length) > 10_000)).toBe(true);
   });
 
   it('answers postbacks with the distribution', async () => {

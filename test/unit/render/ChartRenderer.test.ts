@@ -30,16 +30,19 @@ describe('ChartRenderer', () => {
     expect(renderer.canvasCount).toBe(new Set([`${spec.width}x${spec.height}`, `${bars.width}x${bars.height}`]).size);
   });
 
-  it('paints a white background, not a transparent one', async () => {
-    const spec = buildChartConfig(timeSeriesView());
-    if (!spec) throw new Error('no chart');
-    const image = await loadImage(await renderer.render(spec));
-    const canvas = createCanvas(image.width, image.height);
-    const ctx = canvas.getContext('2d');
-    ctx.drawImage(image, 0, 0);
-    // The top-left corner and the bottom-right corner are background.
-    expect([...ctx.getImageData(1, 1, 1, 1).data]).toEqual([255, 255, 255, 255]);
-    expect([...ctx.getImageData(image.width - 2, image.height - 2, 1, 1).data]).toEqual([255, 255, 255, 255]);
+  it('paints a white background, not a transparent one, at every chart size', async () => {
+    // A short chart first, then a taller one: the background must cover the taller one too.
+    for (const view of [timeSeriesView(), topNView()]) {
+      const spec = buildChartConfig(view);
+      if (!spec) throw new Error('no chart');
+      const image = await loadImage(await renderer.render(spec));
+      const canvas = createCanvas(image.width, image.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(image, 0, 0);
+      // The top-left corner and the bottom-right corner are background.
+      expect([...ctx.getImageData(1, 1, 1, 1).data]).toEqual([255, 255, 255, 255]);
+      expect([...ctx.getImageData(image.width - 2, image.height - 2, 1, 1).data]).toEqual([255, 255, 255, 255]);
+    }
   });
 
   it('does not mutate the config it is given', async () => {

@@ -1,0 +1,168 @@
+/**
+ * Charts drawn in a child process. Drawing a chart blocks its thread for 10–100 ms (Chart.js
+ * layout and text measuring on a canvas). In the bot that thread also handles Slack's events,
+ * uploads files and polls jobs, so the bot hands views to this renderer instead.
+ *
+ * A process, not a worker thread: node-canvas is not safe in worker threads
+ * (Automattic/node-canvas#1394). Terminating a worker while it draws aborts the whole process
+ * (a N-API call fails into a C++ exception), and the last thread that used canvas exiting
+ * crashes it with SIGSEGV. A child can be killed at any moment.
+ *
+ * A child that dies or hangs fails the renders it had (the caller posts without a chart) and is
+ * replaced on the next render.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ReportView } from '../reports/ReportView.js';
+import type { RenderedChart, ViewChartKind, ViewChartRenderer } from './ChartRenderer.js';
+
+/** A render request to the chart process. */
+export interface ChartRequest {
+  id: number;
+  view: ReportView;
+  kind: ViewChartKind;
+}
+
+/** The chart process's answer: the PNG, null for no chart, or an error. */
+export type ChartReply =
+  | { id: number; chart: { png: Uint8Array; alt: string } | null }
+  | { id: number; error: string }
+  | { ready: true };
+
+export interface ChartProcessRendererOptions {
+  /** A render that takes longer fails, and the process is replaced (default 30 s). */
+  timeoutMs?: number;
+}
+
+interface Pending {
+  resolve: (chart: RenderedChart | null) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The compiled chart-process entry next to this module, or undefined when running from the
+ * TypeScript sources (under jest), where node cannot run it.
+ */
+export function defaultChartProcessEntry(): URL | undefined {
+  const entry = new URL('./chartProcess.js', import.meta.url);
+  return existsSync(fileURLToPath(entry)) ? entry : undefined;
+}
+
+/**
+ * Renders views' charts in one child process running `entry` (`chartProcess.js`), started on
+ * the first render.
+ *
+ * @example const charts = new ChartProcessRenderer(entry); const chart = await charts.renderView(view);
+ */
+export class ChartProcessRenderer implements ViewChartRenderer {
+  readonly #entry: URL;
+  readonly #timeoutMs: number;
+  readonly #pending = new Map<number, Pending>();
+  #child: ChildProcess | undefined;
+  /** Requests wait here until the current process says it is listening. */
+  #waiting: ChartRequest[] = [];
+  #ready = false;
+  #nextId = 0;
+  #closed = false;
+  #started = 0;
+
+  constructor(entry: URL, options: ChartProcessRendererOptions = {}) {
+    this.#entry = entry;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  /** How many renders are waiting for the process. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /** How many chart processes were started so far (a replaced one counts again). */
+  get processesStarted(): number {
+    return this.#started;
+  }
+
+  renderView(view: ReportView, kind: ViewChartKind = 'main'): Promise<RenderedChart | null> {
+    if (this.#closed) return Promise.reject(new Error('the chart renderer is closed'));
+    const child = this.#process();
+    const id = ++this.#nextId;
+    return new Promise<RenderedChart | null>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new Error(`the chart process did not answer within ${this.#timeoutMs} ms`));
+        // A process stuck on one chart is stuck for all the others: replace it.
+        this.#replace(child, new Error('the chart process was replaced after a render timed out'));
+      }, this.#timeoutMs);
+      this.#pending.set(id, { resolve, reject, timer });
+      this.#send(child, { id, view, kind });
+    });
+  }
+
+  /** Stops the process; renders still waiting fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const child = this.#child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+    this.#replace(child, new Error('the chart renderer was closed'));
+    await exited;
+  }
+
+  #process(): ChildProcess {
+    if (this.#child) return this.#child;
+    const child = fork(fileURLToPath(this.#entry), [], {
+      serialization: 'advanced',
+      execArgv: [],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    this.#started++;
+    child.on('message', (reply: ChartReply) => {
+      if ('ready' in reply) {
+        this.#ready = true;
+        for (const request of this.#waiting.splice(0)) this.#send(child, request);
+        return;
+      }
+      const pending = this.#pending.get(reply.id);
+      if (!pending) return;
+      this.#pending.delete(reply.id);
+      clearTimeout(pending.timer);
+      if ('error' in reply) pending.reject(new Error(`chart rendering failed: ${reply.error}`));
+      else if (reply.chart === null) pending.resolve(null);
+      else pending.resolve({ data: Buffer.from(reply.chart.png), alt: reply.chart.alt });
+    });
+    child.on('error', (error) => this.#replace(child, new Error(`the chart process failed: ${error.message}`)));
+    child.on('exit', (code, signal) =>
+      this.#replace(child, new Error(`the chart process exited (${signal ?? `code ${code}`})`)),
+    );
+    this.#child = child;
+    return child;
+  }
+
+  #send(child: ChildProcess, request: ChartRequest): void {
+    if (!this.#ready) {
+      this.#waiting.push(request);
+      return;
+    }
+    child.send(request, (error) => {
+      if (error) this.#replace(child, new Error(`could not reach the chart process: ${error.message}`));
+    });
+  }
+
+  /** Fails every render the process had and forgets it; the next render starts a new one. */
+  #replace(child: ChildProcess, reason: Error): void {
+    if (this.#child !== child) return;
+    this.#child = undefined;
+    this.#ready = false;
+    this.#waiting = [];
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      pending.reject(reason);
+      this.#pending.delete(id);
+    }
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}

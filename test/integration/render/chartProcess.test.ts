@@ -1,0 +1,136 @@
+/**
+ * Charts drawn in a child process (`ChartProcessRenderer` running the compiled `chartProcess.js`,
+ * built by `npm test` before jest): the same PNGs as in this process, and a process that dies or
+ * hangs fails only its own renders and is replaced.
+ */
+
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createCanvas, loadImage } from 'canvas';
+import { ChartProcessRenderer, ChartRenderer } from '../../../src/render/index.js';
+import type { ReportView } from '../../../src/reports/ReportView.js';
+import { shareView, stackedView, timeSeriesView, topNView } from '../../support/renderFixtures.js';
+
+/** The share of pixels whose colour differs by more than a few shades (1 for different sizes). */
+async function differingPixelShare(a: Buffer, b: Buffer): Promise<number> {
+  const [one, two] = await Promise.all([pixels(a), pixels(b)]);
+  if (one.width !== two.width || one.height !== two.height) return 1;
+  let differing = 0;
+  for (let i = 0; i < one.data.length; i += 4) {
+    const delta = Math.max(
+      Math.abs((one.data[i] as number) - (two.data[i] as number)),
+      Math.abs((one.data[i + 1] as number) - (two.data[i + 1] as number)),
+      Math.abs((one.data[i + 2] as number) - (two.data[i + 2] as number)),
+    );
+    if (delta > 8) differing++;
+  }
+  return differing / (one.width * one.height);
+}
+
+async function pixels(png: Buffer) {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  return { width: image.width, height: image.height, data: context.getImageData(0, 0, image.width, image.height).data };
+}
+
+const ENTRY = new URL('../../../dist/src/render/chartProcess.js', import.meta.url);
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+beforeAll(() => {
+  if (!existsSync(fileURLToPath(ENTRY))) throw new Error(`${fileURLToPath(ENTRY)} is missing: run npm run build first`);
+});
+
+describe('ChartProcessRenderer', () => {
+  const forked = new ChartProcessRenderer(ENTRY);
+  const inProcess = new ChartRenderer();
+  afterAll(async () => {
+    await forked.close();
+  });
+
+  it('draws the same picture as the renderer in this process', async () => {
+    for (const [view, kind] of [
+      [timeSeriesView(), 'main'],
+      [stackedView(), 'main'],
+      [topNView(), 'main'],
+      [shareView(), 'share'],
+    ] as const) {
+      const there = await forked.renderView(view, kind);
+      const here = await inProcess.renderView(view, kind);
+      expect(there?.data.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+      expect(there?.alt).toBe(here?.alt);
+      // Anti-aliasing may differ by a shade on a few edge pixels; the picture may not.
+      expect(await differingPixelShare(there?.data as Buffer, here?.data as Buffer)).toBeLessThan(0.005);
+    }
+  });
+
+  it('answers null for a view without a chart', async () => {
+    const { chart: _chart, ...noChart } = timeSeriesView();
+    expect(await forked.renderView(noChart as ReportView)).toBeNull();
+  });
+
+  it('keeps 20 renders at once apart: each gets its own chart', async () => {
+    const views = Array.from({ length: 20 }, (_, i) => timeSeriesView(5 + (i % 5)));
+    const charts = await Promise.all(views.map((v) => forked.renderView(v)));
+    const expected = await Promise.all(views.map((v) => inProcess.renderView(v)));
+    charts.forEach((chart, i) => {
+      expect(chart?.data.equals(expected[i]?.data as Buffer)).toBe(true);
+    });
+    expect(forked.pending).toBe(0);
+  });
+
+  it('refuses renders once closed', async () => {
+    const closing = new ChartProcessRenderer(ENTRY);
+    expect(await closing.renderView(timeSeriesView())).not.toBeNull();
+    await closing.close();
+    await expect(closing.renderView(timeSeriesView())).rejects.toThrow('closed');
+  });
+});
+
+describe('a chart process that dies or hangs', () => {
+  let dir = '';
+  let faulty: ChartProcessRenderer;
+  const view = (reportId: string): ReportView => ({ ...timeSeriesView(), reportId });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-charts-'));
+    // The real entry, then a listener that exits or spins forever on two report ids (it runs
+    // right after the real one has started drawing).
+    const entry = join(dir, 'faultyChartProcess.mjs');
+    await writeFile(
+      entry,
+      `await import(${JSON.stringify(ENTRY.href)});
+       process.on('message', (m) => {
+         if (m.view?.reportId === '__crash__') process.exit(3);
+         if (m.view?.reportId === '__hang__') for (;;) {}
+       });`,
+    );
+    faulty = new ChartProcessRenderer(pathToFileURL(entry), { timeoutMs: 1_000 });
+  });
+  afterAll(async () => {
+    await faulty.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('fails the renders of a process that exits, and draws the next one in a new process', async () => {
+    const crashed = faulty.renderView(view('__crash__'));
+    await expect(crashed).rejects.toThrow('exited (code 3)');
+    const started = faulty.processesStarted;
+    const next = await faulty.renderView(view('after-crash'));
+    expect(faulty.processesStarted).toBe(started + 1);
+    expect(next?.data.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+  });
+
+  it('times out a render that hangs, replaces the process, and fails what was queued behind it', async () => {
+    const hung = faulty.renderView(view('__hang__'));
+    const queued = faulty.renderView(view('queued'));
+    await expect(hung).rejects.toThrow('did not answer within 1000 ms');
+    await expect(queued).rejects.toThrow('replaced');
+    const next = await faulty.renderView(view('after-hang'));
+    expect(next?.data.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+  });
+});
