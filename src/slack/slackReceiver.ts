@@ -11,6 +11,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bolt from '@slack/bolt';
 import { ACTION_IDS, RANGE_ACTION_PATTERN } from '../render/blocks/actionIds.js';
+import { AckTimes } from './ackTimes.js';
 import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
 
 const { App } = bolt;
@@ -82,6 +83,7 @@ const ALERT_ACTION = new RegExp(`^(${ACTION_IDS.alertAck}|${ACTION_IDS.alertSnoo
  */
 export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSink): Promise<StartedReceiver> {
   const socketMode = settings.appToken !== undefined;
+  const ackTimes = new AckTimes();
   const authorization = {
     botToken: settings.botToken,
     ...(settings.botUserId ? { botUserId: settings.botUserId } : {}),
@@ -114,7 +116,7 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
                 sink.health().then(
                   (body) => {
                     res.writeHead(200, { 'content-type': 'application/json' });
-                    res.end(JSON.stringify({ ok: true, ...body }));
+                    res.end(JSON.stringify({ ok: true, ...body, acks: ackTimes.summary() }));
                   },
                   (error: unknown) => {
                     res.writeHead(503, { 'content-type': 'application/json' });
@@ -177,6 +179,13 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
   });
 
   const started = (socketMode ? await app.start() : await app.start(settings.port)) as unknown;
+  if (!socketMode) {
+    (started as Server).prependListener('request', (req, res) => {
+      if (!req.url?.startsWith('/slack/events')) return;
+      const arrived = performance.now();
+      res.once('finish', () => ackTimes.record(performance.now() - arrived));
+    });
+  }
   return {
     port: socketMode ? undefined : ((started as Server).address() as AddressInfo).port,
     stop: () => app.stop().then(() => undefined),

@@ -127,7 +127,12 @@ describe.each([
   it('serves GET /healthz', async () => {
     const response = await fetch(`http://127.0.0.1:${bot().bot.port}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ ok: true, inFlight: expect.any(Number), receiver });
+    const health = (await response.json()) as { acks: { count: number; p50Ms: number; maxMs: number } };
+    expect(health).toMatchObject({ ok: true, inFlight: expect.any(Number), receiver });
+    // Every command so far was timed from arrival to acknowledgement.
+    expect(health.acks.count).toBeGreaterThanOrEqual(12);
+    expect(health.acks.p50Ms).toBeGreaterThan(0);
+    expect(health.acks.maxMs).toBeGreaterThanOrEqual(health.acks.p50Ms);
   });
 
   it('publishes App Home with reports, subscriptions and incidents', async () => {

@@ -1,0 +1,31 @@
+/**
+ * How long the receiver took to acknowledge Slack: from a request's headers arriving to its
+ * response being written, for the last `size` requests to `/slack/events`. `/healthz` reports it,
+ * so an operator (and bench/slack) sees the bot's side of ack latency, without the network's or
+ * the client's.
+ */
+export class AckTimes {
+  readonly #times: number[] = [];
+  #next = 0;
+  #count = 0;
+
+  constructor(private readonly size = 1_000) {}
+
+  record(ms: number): void {
+    this.#times[this.#next] = ms;
+    this.#next = (this.#next + 1) % this.size;
+    this.#count++;
+  }
+
+  /** Percentiles over the window, in ms rounded to 0.1, and how many requests were ever timed. */
+  summary(): { count: number; p50Ms: number; p99Ms: number; maxMs: number } | { count: 0 } {
+    if (this.#times.length === 0) return { count: 0 };
+    const sorted = [...this.#times].sort((a, b) => a - b);
+    const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number);
+    return { count: this.#count, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: round(sorted[sorted.length - 1] as number) };
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
