@@ -3,6 +3,8 @@ import type { WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config/index.js';
 import { type Logger, PivotbotError } from '../core/index.js';
 import type { SlackMessage } from '../render/index.js';
+import { boltLogger } from './boltLogger.js';
+import { slackApiUrlOption } from './slackApiUrl.js';
 
 const { webApi } = bolt;
 
@@ -216,14 +218,22 @@ export class WebApiGateway implements SlackGateway {
 export const SLACK_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000, maxRetryTime: 60_000 };
 
 /**
- * A gateway for posting outside the Bolt app (`pivotbot run --post`), with the app's retry policy.
+ * The gateway over a Web API client with the bot token: bounded retries (`SLACK_RETRY` unless
+ * `options.retry`), 429s waited out rather than refused, and the SDK's own log lines (when
+ * `options.secrets` is given) in our logger, scrubbed. The Slack app and `pivotbot run --post`
+ * both use it.
  *
  * @example const slack = slackGatewayFor(config.slack, logger); await slack.post('C123', message);
  */
-export function slackGatewayFor(slack: SlackConfig, logger: Logger): WebApiGateway {
+export function slackGatewayFor(
+  slack: SlackConfig,
+  logger: Logger,
+  options: { retry?: typeof SLACK_RETRY; secrets?: readonly string[] } = {},
+): WebApiGateway {
   const client = new webApi.WebClient(slack.botToken, {
-    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl.endsWith('/') ? slack.apiUrl : `${slack.apiUrl}/` } : {}),
-    retryConfig: SLACK_RETRY,
+    ...(options.secrets ? { logger: boltLogger(logger, options.secrets) } : {}),
+    ...slackApiUrlOption(slack.apiUrl),
+    retryConfig: options.retry ?? SLACK_RETRY,
     rejectRateLimitedCalls: false,
     timeout: 30_000,
   });

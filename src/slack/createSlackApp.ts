@@ -1,21 +1,17 @@
-import bolt from '@slack/bolt';
 import type { SlackConfig } from '../config/index.js';
 import { ConfigError, type Logger, toError } from '../core/index.js';
-import type { ReportActionValue } from '../render/index.js';
-import { ACTION_IDS } from '../render/index.js';
+import { ACTION_IDS, type ReportActionValue } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
 import type { Store } from '../store/index.js';
-import { boltLogger, boltLogSink } from './boltLogger.js';
+import { boltLogSink } from './boltLogger.js';
 import { RecentKeys } from './dedupe.js';
 import { homeView } from './homeView.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands } from './PivotCommands.js';
-import { SLACK_RETRY, type SlackGateway, WebApiGateway } from './SlackGateway.js';
+import { SLACK_RETRY, type SlackGateway, slackGatewayFor, type WebApiGateway } from './SlackGateway.js';
 import { verifySlackToken } from './slackIdentity.js';
 import { type ReceiverSettings, type SlackEvent, type StartedReceiver, startReceiver } from './slackReceiver.js';
 import { defaultReceiverEntry, startThreadedReceiver } from './threadedReceiver.js';
-
-const { webApi } = bolt;
 
 export interface SlackAppOptions {
   slack: SlackConfig;
@@ -63,14 +59,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     void settled.finally(() => inFlight.delete(settled));
   };
   const retry = { ...SLACK_RETRY, ...options.retry };
-  const client = new webApi.WebClient(slack.botToken, {
-    logger: boltLogger(logger, options.secrets),
-    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl.endsWith('/') ? slack.apiUrl : `${slack.apiUrl}/` } : {}),
-    retryConfig: retry,
-    rejectRateLimitedCalls: false,
-    timeout: 30_000,
-  });
-  const gateway = new WebApiGateway(client, logger);
+  const gateway = slackGatewayFor(slack, logger, { retry, secrets: options.secrets });
   const commands = options.commands(gateway);
   const handle = eventHandler({ commands, gateway, home: options.home, logger, track });
 

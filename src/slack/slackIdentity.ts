@@ -1,6 +1,7 @@
 import bolt from '@slack/bolt';
 import type { SlackConfig } from '../config/index.js';
 import { ConfigError, type Logger, toError } from '../core/index.js';
+import { slackApiUrlOption } from './slackApiUrl.js';
 
 const { webApi } = bolt;
 
@@ -25,7 +26,7 @@ const BAD_TOKEN = new Set(['invalid_auth', 'not_authed', 'token_revoked', 'token
  */
 export async function verifySlackToken(slack: SlackConfig, logger: Logger): Promise<SlackIdentity> {
   const client = new webApi.WebClient(slack.botToken, {
-    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl.endsWith('/') ? slack.apiUrl : `${slack.apiUrl}/` } : {}),
+    ...slackApiUrlOption(slack.apiUrl),
     retryConfig: { retries: 0 },
     timeout: 5_000,
     logLevel: webApi.LogLevel.ERROR,

@@ -13,6 +13,7 @@ import bolt from '@slack/bolt';
 import { ACTION_IDS, RANGE_ACTION_PATTERN } from '../render/blocks/actionIds.js';
 import { AckTimes } from './ackTimes.js';
 import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
+import { slackApiUrlOption } from './slackApiUrl.js';
 
 const { App } = bolt;
 
@@ -101,9 +102,7 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
           socketMode: true,
           appToken: settings.appToken as string,
           // Socket Mode opens its connection with its own Web API client (apps.connections.open).
-          ...(settings.apiUrl
-            ? { installerOptions: { clientOptions: { slackApiUrl: apiBase(settings.apiUrl) } } }
-            : {}),
+          ...(settings.apiUrl ? { installerOptions: { clientOptions: slackApiUrlOption(settings.apiUrl) } } : {}),
         }
       : {
           signingSecret: settings.signingSecret as string,
@@ -128,7 +127,7 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
           ],
         }),
     clientOptions: {
-      ...(settings.apiUrl ? { slackApiUrl: apiBase(settings.apiUrl) } : {}),
+      ...slackApiUrlOption(settings.apiUrl),
       retryConfig: settings.retry,
       rejectRateLimitedCalls: false,
       timeout: 30_000,
@@ -190,9 +189,4 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
     port: socketMode ? undefined : ((started as Server).address() as AddressInfo).port,
     stop: () => app.stop().then(() => undefined),
   };
-}
-
-/** The Web API base URL as the SDK wants it: with a trailing slash. */
-function apiBase(url: string): string {
-  return url.endsWith('/') ? url : `${url}/`;
 }
