@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.js';
+import { configSecrets, loadConfig } from '../../config/index.js';
 import { ConfigError } from '../../core/index.js';
 import { sharedChartRenderer } from '../../render/index.js';
 import { findReport, formatViewTable, loadReports, type RangeSpec, runReport } from '../../reports/index.js';
@@ -69,7 +69,7 @@ export function registerRun(program: Command, io: CliIo): void {
         const files = [...written.files, `${view.reportId}.json`].map((f) => join(flags.out, f)).join(', ');
         io.out(`\n${report.id}: ${view.totalRowCount} row(s), ${view.mode}, ${seconds} s → ${files}\n`);
         if (slack) {
-          const gateway = slackGatewayFor(slack, logger);
+          const gateway = slackGatewayFor(slack, logger, { secrets: configSecrets(config) });
           for (const channel of channels) {
             const ts = await postView(
               view,
