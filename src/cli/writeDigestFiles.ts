@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { buildChartConfig, type ChartRenderer, digestMessage, type SlackMessage } from '../render/index.js';
+import { digestMessage, type SlackMessage, type ViewChartKind, type ViewChartRenderer } from '../render/index.js';
 import type { ReportView } from '../reports/index.js';
 
 /**
@@ -13,23 +13,18 @@ import type { ReportView } from '../reports/index.js';
 export async function writeDigestFiles(
   view: ReportView,
   outDir: string,
-  renderer: ChartRenderer,
+  renderer: ViewChartRenderer,
 ): Promise<{ message: SlackMessage; files: string[] }> {
   const files: string[] = [];
-  const render = async (spec: ReturnType<typeof buildChartConfig>, name: string) => {
-    if (!spec) return undefined;
-    await writeFile(join(outDir, name), await renderer.render(spec));
+  const render = async (kind: ViewChartKind, name: string) => {
+    const chart = await renderer.renderView(view, kind);
+    if (!chart) return undefined;
+    await writeFile(join(outDir, name), chart.data);
     files.push(name);
-    return { url: name, alt: spec.alt };
+    return { url: name, alt: chart.alt };
   };
-  const chart = await render(buildChartConfig(view), `${view.reportId}.png`);
-  const shareChart =
-    view.chart?.kind === 'share'
-      ? undefined
-      : await render(
-          buildChartConfig(view, { kind: 'share', x: 'value', series: [] }),
-          `${view.reportId}-postbacks.png`,
-        );
+  const chart = await render('main', `${view.reportId}.png`);
+  const shareChart = view.chart?.kind === 'share' ? undefined : await render('share', `${view.reportId}-postbacks.png`);
   const csvName = view.csvPath ? basename(view.csvPath) : undefined;
   if (csvName) files.push(csvName);
   const message = digestMessage(view, {

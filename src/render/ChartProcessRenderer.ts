@@ -15,7 +15,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ReportView } from '../reports/ReportView.js';
-import type { RenderedChart, ViewChartKind, ViewChartRenderer } from './ChartRenderer.js';
+import { type RenderedChart, type ViewChartKind, type ViewChartRenderer, viewMayHaveChart } from './ChartRenderer.js';
 
 /** A render request to the chart process. */
 export interface ChartRequest {
@@ -85,6 +85,7 @@ export class ChartProcessRenderer implements ViewChartRenderer {
 
   renderView(view: ReportView, kind: ViewChartKind = 'main'): Promise<RenderedChart | null> {
     if (this.#closed) return Promise.reject(new Error('the chart renderer is closed'));
+    if (!viewMayHaveChart(view, kind)) return Promise.resolve(null);
     const child = this.#process();
     const id = ++this.#nextId;
     return new Promise<RenderedChart | null>((resolve, reject) => {

@@ -12,6 +12,7 @@ import type { ReportView } from '../reports/ReportView.js';
 import { buildChartConfig } from './buildChartConfig.js';
 import type { AnyChartConfig, ChartSpec } from './chartStyle.js';
 import { BACKGROUND_COLOUR, TEXT_COLOUR } from './palette.js';
+import { chartablePostbackKeys } from './shareChart.js';
 
 /** The family name inside the shipped TTF files. */
 export const CHART_FONT_FAMILY = 'DejaVu Sans';
@@ -112,8 +113,17 @@ export interface ViewChartRenderer {
 }
 
 /** The chart spec of a view (or of its postback share chart); null when it has none. */
-export function viewChartSpec(view: ReportView, kind: ViewChartKind = 'main'): ChartSpec | null {
+function viewChartSpec(view: ReportView, kind: ViewChartKind): ChartSpec | null {
   return kind === 'share' ? buildChartConfig(view, { kind: 'share', x: 'value', series: [] }) : buildChartConfig(view);
+}
+
+/**
+ * False when a view certainly has no such chart, decided without building one: a renderer in
+ * another process need not be sent a 17k-row view to answer "no chart".
+ */
+export function viewMayHaveChart(view: ReportView, kind: ViewChartKind = 'main'): boolean {
+  const postbacks = chartablePostbackKeys(view).length > 0;
+  return kind === 'share' ? postbacks : view.chart !== undefined || postbacks;
 }
 
 export interface ChartRendererOptions {

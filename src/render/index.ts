@@ -35,7 +35,7 @@ export {
   sharedChartRenderer,
   type ViewChartKind,
   type ViewChartRenderer,
-  viewChartSpec,
+  viewMayHaveChart,
 } from './ChartRenderer.js';
 export { type AnyChartConfig, CHART_HEIGHTS, CHART_WIDTH, type ChartSpec, PIXEL_RATIO } from './chartStyle.js';
 export { type CsvColumn, csvCell, csvLine, toCsv, writeCsv } from './csv.js';

@@ -42,7 +42,7 @@ export function sharesOf(key: PostbackShareKey): Array<{ value: string; share: n
 const percentTick = (value: number | string): string => `${Math.round(Number(value))}%`;
 
 export function buildShareChart(view: ReportView, title: string): ChartSpec | null {
-  const keys = (view.postbacks ?? []).filter((k) => k.results.length > 0);
+  const keys = chartablePostbackKeys(view);
   if (keys.length === 0) return null;
   const subtitle = chartSubtitle(view, false);
   const valueScale = {
@@ -130,4 +130,9 @@ export function buildShareChart(view: ReportView, title: string): ChartSpec | nu
     height: heightFor(keys.length + 3),
     alt: `Stacked bar chart of postback value shares for ${keys.map((k) => k.postbackKey).join(', ')}, ${view.range.label} (${view.range.timezone})`,
   };
+}
+
+/** The postback keys a share chart draws: those with at least one value. */
+export function chartablePostbackKeys(view: ReportView): NonNullable<ReportView['postbacks']> {
+  return (view.postbacks ?? []).filter((k) => k.results.length > 0);
 }

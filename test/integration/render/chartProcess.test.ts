@@ -73,6 +73,16 @@ describe('ChartProcessRenderer', () => {
     expect(await forked.renderView(noChart as ReportView)).toBeNull();
   });
 
+  it('answers "no chart" without starting or asking a process when the view cannot have one', async () => {
+    const idle = new ChartProcessRenderer(ENTRY);
+    const { chart: _chart, ...noChart } = timeSeriesView();
+    expect(await idle.renderView(noChart as ReportView)).toBeNull();
+    // No postbacks: no share chart, however many rows the view has.
+    expect(await idle.renderView(timeSeriesView(), 'share')).toBeNull();
+    expect(idle.processesStarted).toBe(0);
+    await idle.close();
+  });
+
   it('keeps 20 renders at once apart: each gets its own chart', async () => {
     const views = Array.from({ length: 20 }, (_, i) => timeSeriesView(5 + (i % 5)));
     const charts = await Promise.all(views.map((v) => forked.renderView(v)));

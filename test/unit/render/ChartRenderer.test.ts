@@ -1,6 +1,6 @@
 import { createCanvas, loadImage } from 'canvas';
-import { buildChartConfig, ChartRenderer } from '../../../src/render/index.js';
-import { timeSeriesView, topNView } from '../../support/renderFixtures.js';
+import { buildChartConfig, ChartRenderer, viewMayHaveChart } from '../../../src/render/index.js';
+import { shareView, stackedView, timeSeriesView, topNView } from '../../support/renderFixtures.js';
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(png: Buffer): { width: number; height: number } {
@@ -50,5 +50,30 @@ describe('ChartRenderer', () => {
     if (!spec) throw new Error('no chart');
     await renderer.render(spec);
     expect(spec.config.options?.animation).toBeUndefined();
+  });
+
+  it('says a view may have a chart whenever it has one (viewMayHaveChart is never wrong the other way)', async () => {
+    const { chart: _chart, ...noChart } = timeSeriesView();
+    const views = [
+      timeSeriesView(),
+      stackedView(),
+      topNView(),
+      shareView(),
+      noChart as typeof noChart & { chart?: never },
+    ];
+    let charts = 0;
+    for (const view of views) {
+      for (const kind of ['main', 'share'] as const) {
+        const chart = await renderer.renderView(view, kind);
+        if (chart) {
+          charts++;
+          expect(viewMayHaveChart(view, kind)).toBe(true);
+        }
+      }
+    }
+    expect(charts).toBeGreaterThanOrEqual(4);
+    expect(viewMayHaveChart(noChart, 'main')).toBe(false);
+    expect(viewMayHaveChart(timeSeriesView(), 'share')).toBe(false);
+    expect(viewMayHaveChart(shareView(), 'share')).toBe(true);
   });
 });
