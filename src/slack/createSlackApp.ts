@@ -35,8 +35,6 @@ export interface RunningSlackApp {
   gateway: WebApiGateway;
   /** The HTTP port (HTTP mode), or undefined in Socket Mode. */
   port: number | undefined;
-  /** Whether Slack is received in a thread of its own. */
-  threaded: boolean;
   /** Stops the receiver, then waits for in-flight work (up to `graceMs`). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -71,7 +69,6 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     ...(slack.appToken ? { appToken: slack.appToken } : {}),
     ...(slack.apiUrl ? { apiUrl: slack.apiUrl } : {}),
     port: options.port,
-    retry,
     secrets: options.secrets,
     logLevel: logger.level,
   };
@@ -94,7 +91,6 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   return {
     gateway,
     port: receiver.port,
-    threaded: entry !== undefined,
     async stop(graceMs = 10_000) {
       await receiver.stop();
       let timer: NodeJS.Timeout | undefined;

@@ -11,10 +11,8 @@ const port = parentPort;
 if (!port) throw new Error('receiverThread.js runs as a worker thread of the bot (startThreadedReceiver)');
 
 const send = (message: FromReceiver) => port.postMessage(message);
-const pendingHealth = new Map<
-  number,
-  { resolve: (body: Record<string, unknown>) => void; reject: (e: Error) => void }
->();
+/** Health checks waiting for the bot's thread, by id. */
+const pendingHealth = new Map<number, (body: Record<string, unknown>) => void>();
 let nextHealthId = 0;
 
 process.on('unhandledRejection', (reason) => {
@@ -32,19 +30,16 @@ try {
           pendingHealth.delete(id);
           reject(new Error('the bot did not answer within 2 s'));
         }, 2_000);
-        pendingHealth.set(id, {
-          resolve: (body) => {
-            clearTimeout(timer);
-            resolve(body);
-          },
-          reject,
+        pendingHealth.set(id, (body) => {
+          clearTimeout(timer);
+          resolve(body);
         });
         send({ type: 'health', id });
       }),
   });
   port.on('message', (message: ToReceiver) => {
     if (message.type === 'health') {
-      pendingHealth.get(message.id)?.resolve(message.body);
+      pendingHealth.get(message.id)?.(message.body);
       pendingHealth.delete(message.id);
     } else if (message.type === 'stop') {
       void receiver.stop().finally(() => {

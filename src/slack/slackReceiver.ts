@@ -49,7 +49,6 @@ export interface ReceiverSettings {
   appToken?: string;
   apiUrl?: string;
   port: number;
-  retry: { retries: number; factor?: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
   /** The bot's identity from the start-up `auth.test`, when Slack answered it. */
   botUserId?: string;
   botId?: string;
@@ -102,7 +101,7 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
           socketMode: true,
           appToken: settings.appToken as string,
           // Socket Mode opens its connection with its own Web API client (apps.connections.open).
-          ...(settings.apiUrl ? { installerOptions: { clientOptions: slackApiUrlOption(settings.apiUrl) } } : {}),
+          installerOptions: { clientOptions: slackApiUrlOption(settings.apiUrl) },
         }
       : {
           signingSecret: settings.signingSecret as string,
@@ -126,12 +125,6 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
             },
           ],
         }),
-    clientOptions: {
-      ...slackApiUrlOption(settings.apiUrl),
-      retryConfig: settings.retry,
-      rejectRateLimitedCalls: false,
-      timeout: 30_000,
-    },
   });
 
   app.command('/pivot', async ({ command, ack }) => {

@@ -50,12 +50,11 @@ export async function startThreadedReceiver(
 ): Promise<StartedReceiver> {
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
-  // A restart comes back on the port Slack sends to, also when the first was chosen by the OS.
-  let listenPort = settings.port;
   const scheduleRestart = () => {
     restartTimer = setTimeout(() => {
       if (stopping) return;
-      spawnThread(listenPort).then(
+      // Back on the port Slack sends to, also when the first one was chosen by the OS.
+      spawnThread(current.port ?? settings.port).then(
         (next) => {
           if (stopping) {
             void next.worker.terminate();
@@ -119,7 +118,6 @@ export async function startThreadedReceiver(
     });
 
   let current = await spawnThread(settings.port);
-  listenPort = current.port ?? settings.port;
 
   return {
     port: current.port,
