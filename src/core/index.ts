@@ -1,5 +1,6 @@
 // The shared kernel every domain may use: the error hierarchy, invariants, suggestions, logging.
 
+export { compiledSibling } from './compiledSibling.js';
 export { didYouMean, editDistance, suggest } from './didYouMean.js';
 export {
   ConfigError,

@@ -12,8 +12,8 @@
  * replaced on the next render.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { compiledSibling } from '../core/index.js';
 import type { ReportView } from '../reports/ReportView.js';
 import { type RenderedChart, type ViewChartKind, type ViewChartRenderer, viewMayHaveChart } from './ChartRenderer.js';
 
@@ -46,8 +46,7 @@ interface Pending {
  * TypeScript sources (under jest), where node cannot run it.
  */
 export function defaultChartProcessEntry(): URL | undefined {
-  const entry = new URL('./chartProcess.js', import.meta.url);
-  return existsSync(fileURLToPath(entry)) ? entry : undefined;
+  return compiledSibling('./chartProcess.js', import.meta.url);
 }
 
 /**

@@ -5,10 +5,8 @@
  * The thread verifies, acknowledges and posts each event here; a thread that dies is restarted on
  * the same port.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type Logger, toError } from '../core/index.js';
+import { compiledSibling, type Logger, toError } from '../core/index.js';
 import type { BoltLogSink } from './boltLogger.js';
 import type { ReceiverSettings, ReceiverSink, SlackEvent, StartedReceiver } from './slackReceiver.js';
 
@@ -32,8 +30,7 @@ const STOP_TIMEOUT_MS = 5_000;
  * sources (under jest), where a worker cannot load it; the app then receives in its own thread.
  */
 export function defaultReceiverEntry(): URL | undefined {
-  const entry = new URL('./receiverThread.js', import.meta.url);
-  return existsSync(fileURLToPath(entry)) ? entry : undefined;
+  return compiledSibling('./receiverThread.js', import.meta.url);
 }
 
 /**
