@@ -19,9 +19,8 @@ import { runDemo } from '../../src/cli/runDemo.js';
 import { type AnyChartConfig, buildChartConfig, ChartRenderer } from '../../src/render/index.js';
 import type { PivotRow } from '../../src/reporting/index.js';
 import type { ReportView, ViewColumn } from '../../src/reports/index.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/support/chromium.js';
 import { fmt, median, quantile, rssMiB } from '../support/stats.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A 90-day view with spend, installs and CPI: three series, two units, so two axes. */
 function ninetyDayView(): ReportView {
@@ -95,17 +94,8 @@ async function chromiumMedian(
   height: number,
   n: number,
 ): Promise<{ warm: number[]; cold: number[] } | null> {
-  if (!existsSync(CHROMIUM)) return null;
+  if (!existsSync(CHROMIUM_PATH)) return null;
   const { chromium } = await import('playwright-core');
-  const args = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ];
   const require = createRequire(import.meta.url);
   // The UMD build is not in chart.js's exports map; it sits next to the CJS entry.
   const chartJs = await readFile(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
@@ -120,7 +110,7 @@ async function chromiumMedian(
       await page.close();
     }
   };
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   let warm: number[];
   try {
     await once(browser);
@@ -131,7 +121,7 @@ async function chromiumMedian(
   const cold: number[] = [];
   for (let i = 0; i < Math.max(3, Math.floor(n / 4)); i++) {
     const t = performance.now();
-    const b = await chromium.launch({ executablePath: CHROMIUM, args });
+    const b = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
       await once(b);
     } finally {
@@ -228,7 +218,7 @@ export async function run(args: readonly string[]): Promise<void> {
   for (const size of sizes.slice(0, 2)) {
     const browser = await chromiumMedian(spec.config, size.width, size.height, quick ? 8 : 20);
     if (!browser) {
-      console.log(`  headless Chromium: not found at ${CHROMIUM}; skipped`);
+      console.log(`  headless Chromium: not found at ${CHROMIUM_PATH}; skipped`);
       break;
     }
     const ours = median(size.samples);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { postSigned, slackSignature, slashCommandBody } from '../../test/support/slackRequests.js';
+import { postSigned, signedHeaders, slashCommandBody } from '../../test/support/slackRequests.js';
 import { fmt, median, quantile } from '../support/stats.js';
 
 const SECRET = 'bench-signing-secret';
@@ -34,19 +34,13 @@ const here = dirname(fileURLToPath(import.meta.url));
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 function postSignedLean(url: string, body: string, secret: string): Promise<number> {
-  const timestamp = Math.floor(Date.now() / 1000);
   return new Promise((resolve, reject) => {
     const req = request(
       url,
       {
         method: 'POST',
         agent,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'content-length': Buffer.byteLength(body),
-          'x-slack-request-timestamp': String(timestamp),
-          'x-slack-signature': slackSignature(secret, timestamp, body),
-        },
+        headers: { ...signedHeaders(body, { signingSecret: secret }), 'content-length': Buffer.byteLength(body) },
       },
       (res) => {
         res.resume();

@@ -7,7 +7,7 @@ import { type RunningBot, startBot } from '../../src/cli/startBot.js';
 import { type Logger, silentLogger } from '../../src/core/index.js';
 import { ChartProcessRenderer } from '../../src/render/index.js';
 import { type Faults, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { blockActionBody, postSigned, slashCommandBody } from './slackRequests.js';
+import { blockActionBody, postSigned, signedHeaders, slashCommandBody } from './slackRequests.js';
 import { SlackTestServer } from './slackTestServer.js';
 
 export const SIGNING_SECRET = 'test-signing-secret-value';
@@ -157,15 +157,9 @@ export class BotHarness {
       event_time: Math.floor(Date.now() / 1000),
       event,
     });
-    const timestamp = Math.floor(Date.now() / 1000);
-    const { slackSignature } = await import('./slackRequests.js');
     return fetch(this.eventsUrl, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-slack-request-timestamp': String(timestamp),
-        'x-slack-signature': slackSignature(SIGNING_SECRET, timestamp, body),
-      },
+      headers: signedHeaders(body, { signingSecret: SIGNING_SECRET, contentType: 'application/json' }),
       body,
     });
   }

@@ -12,11 +12,17 @@ export function slackSignature(signingSecret: string, timestamp: number, body: s
   return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
 }
 
-/** POSTs a form body to the bot as Slack would, signed; returns the HTTP response. */
-export async function postSigned(url: string, body: string, options: SignedRequestOptions): Promise<Response> {
+/**
+ * The headers Slack sends with a body: its type (a form unless `contentType` says otherwise), the
+ * timestamp, the signature, and on a retry `X-Slack-Retry-Num`.
+ */
+export function signedHeaders(
+  body: string,
+  options: SignedRequestOptions & { contentType?: string },
+): Record<string, string> {
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
+    'content-type': options.contentType ?? 'application/x-www-form-urlencoded',
     'x-slack-request-timestamp': String(timestamp),
     'x-slack-signature': slackSignature(options.signingSecret, timestamp, body),
   };
@@ -24,7 +30,12 @@ export async function postSigned(url: string, body: string, options: SignedReque
     headers['x-slack-retry-num'] = String(options.retryNum);
     headers['x-slack-retry-reason'] = 'http_timeout';
   }
-  return fetch(url, { method: 'POST', headers, body });
+  return headers;
+}
+
+/** POSTs a form body to the bot as Slack would, signed; returns the HTTP response. */
+export async function postSigned(url: string, body: string, options: SignedRequestOptions): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: signedHeaders(body, options), body });
 }
 
 export interface SlashCommand {

@@ -5,17 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { main } from '../../../src/cli/main.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.js';
 
 describe('pivotbot demo', () => {
   let out: string;
@@ -62,9 +52,9 @@ describe('pivotbot demo', () => {
   });
 
   it('shows every report in index.html, with every image loaded', async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (.ci/run does)`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    if (!existsSync(CHROMIUM_PATH))
+      throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium package (.ci/run does)`);
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: 900, height: 1200 } });
     await page.goto(pathToFileURL(join(out, 'index.html')).href, { waitUntil: 'load' });
     const images = await page.$$eval('img', (imgs) =>

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BotHarness, receiverThreadEntry, SIGNING_SECRET } from '../../support/botHarness.js';
-import { slackSignature, slashCommandBody } from '../../support/slackRequests.js';
+import { signedHeaders, slashCommandBody } from '../../support/slackRequests.js';
 import { recordingLogger } from '../../support/storeTestKit.js';
 
 /**
@@ -35,15 +35,7 @@ function requestWhileBlocked(
 
 function signedCommand(text: string, responseUrl: string): { headers: Record<string, string>; body: string } {
   const body = slashCommandBody({ text, responseUrl });
-  const timestamp = Math.floor(Date.now() / 1000);
-  return {
-    body,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': slackSignature(SIGNING_SECRET, timestamp, body),
-    },
-  };
+  return { body, headers: signedHeaders(body, { signingSecret: SIGNING_SECRET }) };
 }
 
 describe('the Slack receiver thread', () => {
