@@ -32,6 +32,10 @@ const REDACT_PATHS = [
   'req.headers.cookie',
 ];
 
+const MASK = '[redacted]';
+/** Deep enough for an error's cause chain and a request's nested details; deeper is cut, not walked. */
+const MAX_DEPTH = 10;
+
 export interface LoggerOptions {
   level?: string;
   /** Secret values (tokens, client secrets) to scrub from every string that is logged. */
@@ -45,27 +49,48 @@ export interface LoggerOptions {
  * Creates a structured JSON logger that never prints a secret: known secret keys are redacted,
  * and any registered secret value is masked wherever it appears in a message or field.
  *
+ * Errors are serialised (class as `type`, message, stack, `code`, `details`, every own field and
+ * the whole `cause` chain) and the secrets are scrubbed in that serialised copy, so a scrubbed log
+ * line keeps everything the error said except the secret itself.
+ *
  * @example const log = createLogger({ level: 'info', secrets: [config.reporting.clientSecret] });
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
-  const scrub = (value: unknown): unknown => scrubSecrets(value, secrets);
+  const clean = (value: unknown): unknown => scrubSecrets(value, secrets);
   return pino(
     {
       name: options.name ?? 'pivotbot',
       level: options.level ?? 'info',
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      redact: { paths: REDACT_PATHS, censor: MASK },
       hooks: {
         logMethod(args, method) {
-          if (secrets.length === 0) return method.apply(this, args);
-          const cleaned = args.map(scrub) as Parameters<typeof method>;
-          return method.apply(this, cleaned);
+          // pino sets `msg` from an Error passed alone; keep that once the Error becomes plain data.
+          const [first, ...rest] = args as unknown[];
+          if (first instanceof Error) {
+            const merged = { err: clean(first) };
+            const msg = rest.length > 0 ? rest.map(clean) : [clean(first.message)];
+            return method.apply(this, [merged, ...msg] as unknown as Parameters<typeof method>);
+          }
+          return method.apply(this, args.map(clean) as Parameters<typeof method>);
         },
       },
-      serializers: { err: (err: unknown) => scrub(pino.stdSerializers.err(err as Error)) },
+      // Errors reaching pino unhooked (child bindings) still get the full serialisation.
+      serializers: { err: (err: unknown) => clean(err) },
     },
-    (options.destination ?? process.stdout) as pino.DestinationStream,
+    maskingDestination(options.destination ?? process.stdout, secrets),
   );
+}
+
+/**
+ * The last guard: child bindings and message prefixes reach the line without passing the hook, so
+ * each finished line is masked too (raw and JSON-escaped forms of every secret; a token's JSON form
+ * is itself, and the mask holds no character JSON escapes, so the line stays valid JSON).
+ */
+function maskingDestination(destination: NodeJS.WritableStream, secrets: readonly string[]): pino.DestinationStream {
+  if (secrets.length === 0) return destination as pino.DestinationStream;
+  const forms = [...new Set(secrets.flatMap((s) => [JSON.stringify(s).slice(1, -1), s]))];
+  return { write: (line: string) => void destination.write(maskString(line, forms)) };
 }
 
 /** A logger that discards everything, for tests and library callers that pass none. */
@@ -73,25 +98,45 @@ export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }
 
-/** Replaces every occurrence of each secret in strings (deeply, in objects and arrays) with a mask. */
+/**
+ * Returns a copy fit for a log line: every occurrence of each secret in strings is masked (deeply,
+ * in objects, arrays and errors), and every Error becomes plain data that keeps its class (`type`),
+ * message, stack, own fields (`code`, `details`, …) and cause chain. A value with `toJSON` (Date,
+ * URL) becomes what JSON would write for it, so a Date still reads as its ISO instant.
+ *
+ * @example scrubSecrets({ err }, [config.slack.botToken])
+ */
 export function scrubSecrets(value: unknown, secrets: readonly string[], depth = 0): unknown {
-  if (secrets.length === 0 || depth > 8) return value;
-  if (typeof value === 'string') {
-    let out = value;
-    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
-    return out;
-  }
+  if (typeof value === 'string') return maskString(value, secrets);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_DEPTH) return '[too deep]';
+  if (value instanceof Error) return serializeError(value, secrets, depth);
   if (Array.isArray(value)) return value.map((v) => scrubSecrets(v, secrets, depth + 1));
-  if (value instanceof Error) {
-    const copy = new Error(scrubSecrets(value.message, secrets) as string);
-    copy.name = value.name;
-    copy.stack = scrubSecrets(value.stack, secrets) as string;
-    return copy;
+  // What JSON.stringify would write for a Date or a URL (which may carry a token in its query).
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return scrubSecrets(toJSON.call(value), secrets, depth + 1);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = scrubSecrets(v, secrets, depth + 1);
+  return out;
+}
+
+function maskString(value: string, secrets: readonly string[]): string {
+  let out = value;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+  return out;
+}
+
+/** pino's error shape (`type`, `message`, `stack`, own fields) plus the cause chain, scrubbed. */
+function serializeError(error: Error, secrets: readonly string[], depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    type: error.constructor?.name && error.constructor.name !== 'Object' ? error.constructor.name : error.name,
+    message: maskString(error.message, secrets),
+    stack: error.stack === undefined ? undefined : maskString(error.stack, secrets),
+  };
+  for (const [k, v] of Object.entries(error)) {
+    if (k !== 'message' && k !== 'stack') out[k] = scrubSecrets(v, secrets, depth + 1);
   }
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = scrubSecrets(v, secrets, depth + 1);
-    return out;
-  }
-  return value;
+  if (error.cause !== undefined) out.cause = scrubSecrets(error.cause, secrets, depth + 1);
+  if (error instanceof AggregateError) out.errors = scrubSecrets(error.errors, secrets, depth + 1);
+  return out;
 }

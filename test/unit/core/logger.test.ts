@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, scrubSecrets } from '../../../src/core/index.js';
+import { createLogger, PivotbotError, scrubSecrets, UserInputError } from '../../../src/core/index.js';
 
 function capture(): { stream: Writable; lines: () => string } {
   const chunks: string[] = [];
@@ -10,6 +10,12 @@ function capture(): { stream: Writable; lines: () => string } {
     },
   });
   return { stream, lines: () => chunks.join('') };
+}
+
+interface SerializedError {
+  stack?: string;
+  cause?: SerializedError;
+  [field: string]: unknown;
 }
 
 describe('createLogger', () => {
@@ -37,5 +43,54 @@ describe('createLogger', () => {
   it('scrubs secrets inside arrays and errors', () => {
     const scrubbed = scrubSecrets(['a-secret-b', { e: new Error('a-secret') }], ['a-secret']) as unknown[];
     expect(JSON.stringify(scrubbed)).not.toContain('a-secret');
+  });
+
+  it('keeps the class, code, details, Dates and cause chain while scrubbing secrets', () => {
+    const out = capture();
+    const secret = 'xoxb-very-secret-token';
+    const log = createLogger({ destination: out.stream, secrets: [secret] });
+    const root = new Error(`socket closed while sending ${secret}`);
+    const middle = new PivotbotError('REPORTING_HTTP', 'POST /v1/graphql answered 503', {
+      cause: root,
+      retryable: true,
+      details: { status: 503, at: new Date('2026-03-01T09:00:00Z'), header: `Bearer ${secret}` },
+    });
+    const top = new UserInputError('REPORT_UNKNOWN', 'no report "daily"', { cause: middle, suggestions: ['daly'] });
+    log.error({ err: top, request: { nested: { deeper: [`x ${secret} y`] } } }, 'run failed');
+    const text = out.lines();
+    expect(text).not.toContain(secret);
+    const line = JSON.parse(text.trim()) as { err: SerializedError; request: unknown; msg: string };
+    expect(line.msg).toBe('run failed');
+    expect(line.err).toMatchObject({ type: 'UserInputError', code: 'REPORT_UNKNOWN', suggestions: ['daly'] });
+    expect(line.err.stack).toContain('UserInputError');
+    expect(line.err.cause).toMatchObject({
+      type: 'PivotbotError',
+      code: 'REPORTING_HTTP',
+      retryable: true,
+      details: { status: 503, at: '2026-03-01T09:00:00.000Z', header: 'Bearer [redacted]' },
+    });
+    expect(line.err.cause?.cause).toMatchObject({ type: 'Error', message: 'socket closed while sending [redacted]' });
+    expect(line.request).toEqual({ nested: { deeper: ['x [redacted] y'] } });
+  });
+
+  it('logs an Error passed alone with its message as msg and its fields kept', () => {
+    const out = capture();
+    const log = createLogger({ destination: out.stream, secrets: ['abcd-1234'] });
+    log.error(new PivotbotError('STORE_WRITE', 'could not write abcd-1234.json'));
+    const line = JSON.parse(out.lines().trim()) as { err: Record<string, unknown>; msg: string };
+    expect(line.msg).toBe('could not write [redacted].json');
+    expect(line.err).toMatchObject({ type: 'PivotbotError', code: 'STORE_WRITE' });
+  });
+
+  it('serialises an Error under any key, not only err, and scrubs child bindings', () => {
+    const out = capture();
+    const log = createLogger({ destination: out.stream, secrets: ['hunter22'] }).child({ run: 'key hunter22' });
+    log.warn({ failure: new PivotbotError('X', 'bad hunter22') }, 'w');
+    const text = out.lines();
+    expect(text).not.toContain('hunter22');
+    expect(JSON.parse(text.trim())).toMatchObject({
+      run: 'key [redacted]',
+      failure: { type: 'PivotbotError', code: 'X' },
+    });
   });
 });
