@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { main } from '../../../src/cli/main.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.js';
+import { launchChromium } from '../../support/chromium.js';
 
 describe('pivotbot demo', () => {
   let out: string;
@@ -52,9 +52,7 @@ describe('pivotbot demo', () => {
   });
 
   it('shows every report in index.html, with every image loaded', async () => {
-    if (!existsSync(CHROMIUM_PATH))
-      throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium package (.ci/run does)`);
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 900, height: 1200 } });
     await page.goto(pathToFileURL(join(out, 'index.html')).href, { waitUntil: 'load' });
     const images = await page.$$eval('img', (imgs) =>
@@ -74,5 +72,8 @@ describe('pivotbot demo', () => {
     expect(summary).toContain(`${reportIds.length} reports`);
     expect(summary).toContain('0 failures');
     expect(await page.locator('.b-actions').count()).toBeGreaterThanOrEqual(reportIds.length);
+    await page.screenshot({ path: join(out, 'index.png'), fullPage: false });
+    if (process.env.PIVOTBOT_KEEP_SCREENSHOT)
+      await writeFile(process.env.PIVOTBOT_KEEP_SCREENSHOT, await readFile(join(out, 'index.png')));
   }, 60_000);
 });

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createCanvas, loadImage } from 'canvas';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { ChartProcessRenderer, ChartRenderer } from '../../../src/render/index.js';
 import type { ReportView } from '../../../src/reports/ReportView.js';
 import { shareView, stackedView, timeSeriesView, topNView } from '../../support/renderFixtures.js';
