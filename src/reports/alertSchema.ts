@@ -1,8 +1,11 @@
 /**
  * The schema of alert rules inside a report definition. Only the schema lives here; evaluation
- * (incidents, threads, renotify) belongs to `alerts/`.
+ * (incidents, threads, renotify) belongs to `alerts/`. Parsing normalises what people write
+ * (`30%`, the older `change: { percent, direction, against }`) into one shape, so the evaluator
+ * reads numbers only.
  */
 import { z } from 'zod';
+import { isTimeZone } from './zonedTime.js';
 
 const fieldRef = z.union([
   z.string().min(1),
@@ -16,6 +19,95 @@ const fieldRef = z.union([
 /** `30m`, `6h`, `1d`: how long before an open incident is announced again. */
 const duration = z.string().regex(/^\d+(m|h|d)$/, 'must be a duration like 30m, 6h or 1d');
 
+/** `30%`, `-20%`, `+12.5%` → 0.3, -0.2, 0.125. A bare number is refused: 0.3 and 30 read alike. */
+const percentText = z
+  .union([z.string(), z.number()])
+  .refine(
+    (v) => typeof v === 'string' && /^[+-]?\d+(\.\d+)?\s*%$/.test(v.trim()),
+    'must be a percentage in quotes or plain, like 30% or -20%',
+  )
+  .transform((v) => Number(String(v).trim().replace('%', '')) / 100);
+
+/**
+ * A Slack mention the message can render: a user id (`U…`/`W…`), a user group id (`S…`), `here`
+ * or `channel`, or those in Slack syntax (`<@U…>`, `<!subteam^S…>`, `<!here>`).
+ */
+export const MENTION_PATTERN =
+  /^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,}|here|channel|<@[UW][A-Z0-9]{2,}>|<!subteam\^S[A-Z0-9]{2,}>|<!(here|channel)>)$/;
+
+const MENTION_HELP =
+  'Slack notifies ids, not names: use a member id (profile → ⋮ → Copy member ID, like U024BE7LH), a user group id ' +
+  '(People → User groups → the group → ⋮ → Copy group ID, like S0614TZR7), here or channel.';
+
+const mention = z.string().superRefine((v, ctx) => {
+  if (MENTION_PATTERN.test(v)) return;
+  const shown = JSON.stringify(v);
+  ctx.addIssue({ code: 'custom', message: `${shown} is not a Slack id. ${MENTION_HELP}` });
+});
+
+/** Five or six cron fields; the scheduler parses the expression itself. */
+const cronText = z
+  .string()
+  .refine(
+    (c) => /^[\d*/,\-A-Za-z?LW#]+(\s+[\d*/,\-A-Za-z?LW#]+){4,5}$/.test(c.trim()),
+    'must be a cron expression with 5 fields (minute hour day-of-month month day-of-week), e.g. "*/30 * * * *"',
+  );
+
+const comparisonKind = z.enum(['previous_period', 'same_period_last_week']);
+
+/**
+ * `change: { vs, above: 30%, below: -20% }` (at least one of above/below), or the older
+ * `{ percent: 30, direction: up|down|any, against }`, which parses into the same shape.
+ */
+const changeSchema = z
+  .union([
+    z.strictObject({
+      vs: comparisonKind.default('previous_period'),
+      above: percentText.optional(),
+      below: percentText.optional(),
+    }),
+    z
+      .strictObject({
+        percent: z.number().positive(),
+        direction: z.enum(['up', 'down', 'any']).default('any'),
+        against: comparisonKind.default('previous_period'),
+      })
+      .transform((old) => ({
+        vs: old.against,
+        ...(old.direction !== 'down' ? { above: old.percent / 100 } : {}),
+        ...(old.direction !== 'up' ? { below: -old.percent / 100 } : {}),
+      })),
+  ])
+  .superRefine((c, ctx) => {
+    if (c.above === undefined && c.below === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'give above (a rise, like 30%) or below (a fall, like -20%), or both' });
+    }
+    if (c.above !== undefined && c.above <= 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['above'],
+        message: 'above is a rise: write a positive percentage, like 30%',
+      });
+    }
+    if (c.below !== undefined && c.below >= 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['below'],
+        message: 'below is a fall: write a negative percentage, like -20%',
+      });
+    }
+  });
+
+const anomalySchema = z.strictObject({
+  /** `same_weekday`: the same span 1…weeks weeks earlier; `same_hour`: the same hour on each of the previous weeks × 7 days. */
+  baseline: z.enum(['same_weekday', 'same_hour']).default('same_weekday'),
+  weeks: z.number().int().min(2).max(12).default(4),
+  /** How many robust standard deviations (1.4826 × MAD) away from the median count as unusual. */
+  sensitivity: z.number().positive().max(20).default(3),
+  /** Which side fires; without it, the metric's polarity decides (a rising CPI, falling installs; both when neutral). */
+  direction: z.enum(['up', 'down', 'any']).optional(),
+});
+
 export const alertSchema = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case, like cpi-spike'),
@@ -24,37 +116,66 @@ export const alertSchema = z
     metric: fieldRef,
     above: z.number().optional(),
     below: z.number().optional(),
-    change: z
-      .strictObject({
-        percent: z.number().positive(),
-        direction: z.enum(['up', 'down', 'any']).default('any'),
-        against: z.enum(['previous_period', 'same_period_last_week']).default('previous_period'),
-      })
-      .optional(),
+    change: changeSchema.optional(),
+    anomaly: anomalySchema.optional(),
+    /** `entity` (default): each row of the report's query is evaluated on its own; `total`: the totals row. */
+    on: z.enum(['entity', 'total']).default('entity'),
     /** Skip rows (or the total) whose volume is below this: small samples make noisy ratios. */
     minVolume: z.strictObject({ metric: z.string().min(1), value: z.number().nonnegative() }).optional(),
-    /** Evaluate per value of this dimension (one incident per country…) instead of on the totals. */
-    by: z.string().min(1).optional(),
-    /** The value at which an open incident resolves (hysteresis); defaults to the trigger threshold. */
-    recovery: z.number().optional(),
+    /** Replaced by per-entity evaluation; kept in the schema only to explain the change. */
+    by: z.string().optional(),
+    /**
+     * The value at which an open incident resolves (hysteresis); defaults to the trigger. A number
+     * for above/below, a percentage (`15%`) for change.
+     */
+    recovery: z.union([z.number(), percentText.transform((percent) => ({ percent }))]).optional(),
     consecutive: z.number().int().min(1).max(100).default(1),
     renotify: duration.optional(),
-    mentions: z
-      .array(z.string().regex(/^(@[\w.-]+|<[@!][\w^|-]+>|[UWS][A-Z0-9]{2,})$/, 'must be @name, <@U…> or a user id'))
-      .default([]),
+    mentions: z.array(mention).default([]),
     severity: z.enum(['info', 'warning', 'critical']).default('warning'),
+    /** Its own evaluation schedule; without it the rule is evaluated whenever the report's schedule fires. */
+    check: z.strictObject({ cron: cronText, timezone: z.string().min(1).optional() }).optional(),
   })
   .superRefine((rule, ctx) => {
-    const kinds = [rule.above, rule.below, rule.change].filter((k) => k !== undefined).length;
+    const kinds = [rule.above, rule.below, rule.change, rule.anomaly].filter((k) => k !== undefined).length;
     if (kinds !== 1) {
-      ctx.addIssue({ code: 'custom', message: 'give exactly one condition: above, below or change' });
+      ctx.addIssue({ code: 'custom', message: 'give exactly one condition: above, below, change or anomaly' });
     }
-    if (rule.recovery !== undefined && rule.above !== undefined && rule.recovery > rule.above) {
-      ctx.addIssue({ code: 'custom', path: ['recovery'], message: `must not be above the trigger (${rule.above})` });
+    if (rule.by !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['by'],
+        message:
+          'by is no longer used: each row of the report (one combination of its dimensions) is evaluated on its own. ' +
+          'Remove by, and change the query dimensions to choose the entities (or write on: total).',
+      });
     }
-    if (rule.recovery !== undefined && rule.below !== undefined && rule.recovery < rule.below) {
-      ctx.addIssue({ code: 'custom', path: ['recovery'], message: `must not be below the trigger (${rule.below})` });
+    const recovery = rule.recovery;
+    if (recovery !== undefined) {
+      const at = (message: string) => ctx.addIssue({ code: 'custom', path: ['recovery'], message });
+      if (rule.anomaly !== undefined) at('an anomaly resolves when back in its band: remove recovery');
+      else if (rule.change !== undefined) {
+        if (typeof recovery === 'number') at('for a change rule write recovery as a percentage, like 15%');
+        else if (rule.change.above !== undefined && rule.change.below !== undefined) {
+          at('recovery needs one side: give change only above or only below');
+        } else if (rule.change.above !== undefined && recovery.percent > rule.change.above) {
+          at('must not be above the trigger');
+        } else if (rule.change.below !== undefined && recovery.percent < rule.change.below) {
+          at('must not be below the trigger');
+        }
+      } else if (typeof recovery !== 'number') at('write recovery as a number, like the trigger');
+      else if (rule.above !== undefined && recovery > rule.above) at(`must not be above the trigger (${rule.above})`);
+      else if (rule.below !== undefined && recovery < rule.below) at(`must not be below the trigger (${rule.below})`);
+    }
+    if (rule.check?.timezone !== undefined && !isTimeZone(rule.check.timezone)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['check', 'timezone'],
+        message: `"${rule.check.timezone}" is not an IANA time zone (like Europe/Berlin).`,
+      });
     }
   });
 
 export type AlertRule = z.output<typeof alertSchema>;
+export type AlertChange = NonNullable<AlertRule['change']>;
+export type AlertAnomaly = NonNullable<AlertRule['anomaly']>;

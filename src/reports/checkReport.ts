@@ -109,7 +109,6 @@ function checkReferences(definition: ReportDefinition, request: PivotRequest | u
       }
     }
     if (rule.minVolume) ref([...base, 'minVolume', 'metric'], rule.minVolume.metric, keys.metrics, 'metric');
-    if (rule.by !== undefined) ref([...base, 'by'], rule.by, keys.dimensions, 'dimension');
     if (rule.change && definition.present.compare === 'none' && definition.mode === 'async') {
       add([...base, 'change'], 'A percent-change rule needs a comparison period; async reports run without one.');
     }
