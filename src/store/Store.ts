@@ -1,4 +1,5 @@
 import type {
+  AlertEvaluation,
   AlertIncident,
   AsyncJob,
   JobStatus,
@@ -145,6 +146,25 @@ export interface IncidentsRepository {
   listOpen(): readonly AlertIncident[];
   /** A rule's incidents, newest first; resolved ones are bounded per rule. */
   listByRule(ruleId: string): readonly AlertIncident[];
+  /** The incidents of one rule of one report, newest first (records without `reportId` are older files'). */
+  listByReportRule(reportId: string, ruleId: string): readonly AlertIncident[];
+  /**
+   * Records one evaluation of a rule in a single write: the incidents it opened or changed
+   * (upserted by id, whole records as the evaluator returns them) and the rule's evaluation
+   * record (last run, counts, pending streaks). Every record is checked before anything changes.
+   */
+  applyEvaluation(write: EvaluationWrite): Promise<void>;
+  /** Replaces one incident by id, or adds it (ack, snooze, the thread ts once posted). */
+  save(incident: AlertIncident): Promise<AlertIncident>;
+  /** The last evaluation of a rule, or undefined when it was never evaluated. */
+  getEvaluation(reportId: string, ruleId: string): AlertEvaluation | undefined;
+  listEvaluations(): readonly AlertEvaluation[];
+}
+
+export interface EvaluationWrite {
+  evaluation: AlertEvaluation;
+  /** New or changed incidents of this rule; unchanged ones may be left out. */
+  incidents: readonly AlertIncident[];
 }
 
 export interface SchedulesRepository {

@@ -1,7 +1,7 @@
-import type { IncidentPatch, IncidentsRepository, NewIncident } from './Store.js';
+import type { EvaluationWrite, IncidentPatch, IncidentsRepository, NewIncident } from './Store.js';
 import { StoreNotFoundError } from './StoreError.js';
 import { checkRecord, dropOldest, type StoreContext } from './storeContext.js';
-import { type AlertIncident, alertIncidentSchema } from './storeSchema.js';
+import { type AlertIncident, alertEvaluationSchema, alertIncidentSchema } from './storeSchema.js';
 
 /**
  * Alert incidents: at most one open per (rule, entity); resolved ones are bounded per rule
@@ -73,6 +73,46 @@ export function createIncidentsRepository(ctx: StoreContext): IncidentsRepositor
         return next;
       });
     },
+
+    async applyEvaluation(write: EvaluationWrite) {
+      ctx.assertOpen();
+      // Checked first: a bad record must leave the store untouched (mutate's contract).
+      const evaluation = checkRecord(alertEvaluationSchema, write.evaluation, 'alert evaluation');
+      const checked = write.incidents.map((i) => checkRecord(alertIncidentSchema, i, 'incident'));
+      return ctx.mutate((data) => {
+        const index = new Map(data.incidents.map((i, n) => [i.id, n]));
+        const added: AlertIncident[] = [];
+        for (const incident of checked) {
+          const at = index.get(incident.id);
+          if (at === undefined) added.push(incident);
+          else data.incidents[at] = incident;
+        }
+        if (added.length > 0) data.incidents.push(...added);
+        const existing = data.alertEvaluations.findIndex((e) => e.ruleKey === evaluation.ruleKey);
+        if (existing >= 0) data.alertEvaluations[existing] = evaluation;
+        else data.alertEvaluations.push(evaluation);
+        for (const ruleId of new Set(checked.filter((i) => i.state === 'resolved').map((i) => i.ruleId))) prune(ruleId);
+      });
+    },
+
+    async save(incident: AlertIncident) {
+      ctx.assertOpen();
+      const checked = checkRecord(alertIncidentSchema, incident, 'incident');
+      return ctx.mutate((data) => {
+        const at = data.incidents.findIndex((i) => i.id === checked.id);
+        if (at >= 0) data.incidents[at] = checked;
+        else data.incidents.push(checked);
+        return checked;
+      });
+    },
+
+    getEvaluation: (reportId: string, ruleId: string) =>
+      ctx.data().alertEvaluations.find((e) => e.reportId === reportId && e.ruleId === ruleId),
+    listEvaluations: () => ctx.data().alertEvaluations,
+    listByReportRule: (reportId: string, ruleId: string) =>
+      incidents()
+        .filter((i) => i.ruleId === ruleId && (i.reportId === undefined || i.reportId === reportId))
+        .reverse(),
 
     get: (id: string) => incidents().find((i) => i.id === id),
     findOpen,

@@ -7,6 +7,7 @@ export { type OpenStoreOptions, openStore } from './openStore.js';
 export {
   type AsyncJobPatch,
   DEFAULT_STORE_LIMITS,
+  type EvaluationWrite,
   type IncidentPatch,
   type IncidentsRepository,
   type JobsRepository,
@@ -34,11 +35,13 @@ export {
 } from './StoreError.js';
 export type { StoreFileHandle, StoreFs } from './storeFs.js';
 export {
+  type AlertEvaluation,
   type AlertIncident,
   type AsyncJob,
   emptyStoreData,
   type IncidentState,
   type JobStatus,
+  type PendingBreach,
   type Run,
   type RunStatus,
   type RunTrigger,

@@ -76,7 +76,13 @@ export const runSchema = z.object({
 
 export const INCIDENT_STATES = ['open', 'resolved'] as const;
 
-/** One alert incident: a rule breached for one entity, kept in one Slack thread. */
+/** A value's expected band (anomaly rules): median ± sensitivity × 1.4826 × MAD. */
+const bandSchema = z.object({ low: z.number(), high: z.number(), median: z.number() });
+
+/**
+ * One alert incident: a rule breached for one entity, kept in one Slack thread. The fields after
+ * `resolvedAt` came with alert evaluation; they are optional so files written before still load.
+ */
 export const alertIncidentSchema = z.object({
   id: text,
   ruleId: text,
@@ -91,6 +97,56 @@ export const alertIncidentSchema = z.object({
   openedAt: timestamp,
   updatedAt: timestamp,
   resolvedAt: timestamp.exactOptional(),
+  /** The report the rule belongs to (rule ids are unique within a report only). */
+  reportId: text.exactOptional(),
+  /** How people read the entity: "Country BR · Platform IOS". */
+  entityLabel: text.exactOptional(),
+  /** Threads in the report's other channels (the first channel's is `channel`/`threadTs`). */
+  threads: z.array(z.object({ channel: text, ts: slackTs })).exactOptional(),
+  /** Consecutive evaluations in breach (counts again after resolving, for a reopen). */
+  streak: z.number().int().min(0).exactOptional(),
+  lastValue: z.number().exactOptional(),
+  /** The trigger the value was held against (a fraction for change rules). */
+  threshold: z.number().exactOptional(),
+  band: bandSchema.exactOptional(),
+  /** The comparison value (change rules). */
+  comparisonValue: z.number().exactOptional(),
+  /** Last time the thread was told about this incident (opened, reminded, moved, reopened). */
+  lastNotifiedAt: timestamp.exactOptional(),
+  /** The value last announced, from which a large move is measured. */
+  notifiedValue: z.number().exactOptional(),
+  acknowledgedBy: text.exactOptional(),
+  acknowledgedAt: timestamp.exactOptional(),
+  snoozedUntil: timestamp.exactOptional(),
+  reopenedAt: timestamp.exactOptional(),
+  reopenCount: z.number().int().min(0).exactOptional(),
+  lastEvaluatedAt: timestamp.exactOptional(),
+});
+
+/** An entity in breach that has not opened an incident yet (fewer than `consecutive` evaluations). */
+export const pendingBreachSchema = z.object({
+  entityKey: text,
+  entityLabel: text.exactOptional(),
+  streak: z.number().int().min(1),
+  since: timestamp,
+  lastValue: z.number(),
+});
+
+/**
+ * What the last evaluation of one rule found: when it ran (so summaries can say "not evaluated
+ * yet" rather than "all clear") and the breach streaks of entities without an incident.
+ */
+export const alertEvaluationSchema = z.object({
+  /** `<report>/<rule>`. */
+  ruleKey: text,
+  reportId: text,
+  ruleId: text,
+  lastEvaluatedAt: timestamp,
+  /** Entities evaluated, in breach, and skipped (below the volume floor, no value, no comparison). */
+  evaluated: z.number().int().min(0),
+  breaching: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  pending: z.array(pendingBreachSchema),
 });
 
 /** Scheduler bookkeeping: when a schedule last fired, so missed slots can be caught up. */
@@ -118,6 +174,11 @@ export const storeDataSchema = z.object({
   runs: z.array(runSchema).superRefine(uniqueBy((r) => r.id, 'run id')),
   incidents: z.array(alertIncidentSchema).superRefine(uniqueBy((i) => i.id, 'incident id')),
   schedules: z.array(scheduleFireSchema).superRefine(uniqueBy((s) => s.scheduleId, 'schedule id')),
+  /** Added with alert evaluation; absent in older files, hence the default (no version bump). */
+  alertEvaluations: z
+    .array(alertEvaluationSchema)
+    .default([])
+    .superRefine(uniqueBy((e) => e.ruleKey, 'alert evaluation')),
 });
 
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -129,11 +190,21 @@ export type AsyncJob = z.output<typeof asyncJobSchema>;
 export type Subscription = z.output<typeof subscriptionSchema>;
 export type Run = z.output<typeof runSchema>;
 export type AlertIncident = z.output<typeof alertIncidentSchema>;
+export type AlertEvaluation = z.output<typeof alertEvaluationSchema>;
+export type PendingBreach = z.output<typeof pendingBreachSchema>;
 export type ScheduleFire = z.output<typeof scheduleFireSchema>;
 /** The whole file, current version. */
 export type StoreData = z.output<typeof storeDataSchema>;
 
 /** A store with nothing in it, at the current version. */
 export function emptyStoreData(): StoreData {
-  return { version: STORE_VERSION, jobs: [], subscriptions: [], runs: [], incidents: [], schedules: [] };
+  return {
+    version: STORE_VERSION,
+    jobs: [],
+    subscriptions: [],
+    runs: [],
+    incidents: [],
+    schedules: [],
+    alertEvaluations: [],
+  };
 }

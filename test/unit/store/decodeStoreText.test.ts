@@ -44,6 +44,7 @@ describe('decodeStoreText', () => {
       runs: [{ ...run, attempt: 1 }],
       incidents: [],
       schedules: [{ scheduleId: 'daily', lastFireAt: at, updatedAt: at }],
+      alertEvaluations: [],
     });
   });
 
