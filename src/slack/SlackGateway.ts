@@ -1,50 +1,17 @@
 import bolt from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config/index.js';
-import { type Logger, PivotbotError } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 import type { SlackMessage } from '../render/index.js';
 import { boltLogger } from './boltLogger.js';
+import { type Lane, type PacerClock, RatePacer } from './RatePacer.js';
+import { type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
+import { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';
 import { slackApiUrlOption } from './slackApiUrl.js';
 
 const { webApi } = bolt;
 
-/** A Slack call failed; `userMessage` says what a person can do about it. */
-export class SlackDeliveryError extends PivotbotError {
-  /** Slack's error string (`not_in_channel`, `ratelimited`, `http_503`…). */
-  readonly slackError: string;
-
-  constructor(method: string, slackError: string, options: { retryable?: boolean; cause?: unknown } = {}) {
-    super(`SLACK_${slackError.toUpperCase()}`, `Slack ${method} failed: ${slackError}`, {
-      userMessage: userMessageFor(slackError),
-      retryable: options.retryable ?? false,
-      cause: options.cause,
-      details: { method, slackError },
-    });
-    this.slackError = slackError;
-  }
-}
-
-function userMessageFor(error: string): string {
-  switch (error) {
-    case 'not_in_channel':
-      return "I'm not a member of this channel yet. Invite me with `/invite @pivotbot` and try again.";
-    case 'channel_not_found':
-      return "I can't find that channel; for a private channel, invite me first with `/invite @pivotbot`.";
-    case 'is_archived':
-      return 'That channel is archived.';
-    case 'invalid_auth':
-    case 'not_authed':
-    case 'token_revoked':
-    case 'account_inactive':
-      return "pivotbot's Slack token is not valid any more; a workspace admin needs to reinstall the app.";
-    case 'missing_scope':
-      return 'pivotbot lacks a Slack permission for this; a workspace admin needs to reinstall the app from manifest.yml.';
-    case 'ratelimited':
-      return 'Slack is rate-limiting pivotbot right now; try again in a minute.';
-    default:
-      return `Slack refused the message (${error}); try again in a minute.`;
-  }
-}
+export { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';
 
 /** Where a posted message landed. */
 export interface Posted {
@@ -61,69 +28,194 @@ export interface UploadFile {
   altText?: string;
 }
 
+/** Slack message metadata: how a digest or alert finds its own earlier posts in a channel's history. */
+export interface MessageMetadata {
+  event_type: string;
+  event_payload: Record<string, unknown>;
+}
+
+/** A message read back from a channel's history. */
+export interface HistoryMessage {
+  ts: string;
+  text: string;
+  threadTs?: string;
+  /** Present when asked for with `includeAllMetadata` and the message carries some. */
+  metadata?: MessageMetadata;
+}
+
+/**
+ * Per call: `signal` cancels the wait for a turn under the rate limits (or a 429's Retry-After); a
+ * request already sent to Slack is let finish, so a post that may have landed is never abandoned
+ * half-way (the caller checks the channel's history instead).
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface HistoryOptions extends CallOptions {
+  /** Only messages after this ts (Slack: exclusive unless `inclusive`). */
+  oldest?: string;
+  /** Only messages before this ts. */
+  latest?: string;
+  inclusive?: boolean;
+  /** One page, newest first (Slack's default 100, at most 999). */
+  limit?: number;
+  includeAllMetadata?: boolean;
+}
+
+/** What one Web API method cost: requests sent, 429s received (each honoured), ms spent waiting. */
+export interface MethodStats {
+  calls: number;
+  rateLimited: number;
+  waitedMs: number;
+}
+
 /**
  * Everything pivotbot sends to Slack, behind one small interface so the command logic stays free
- * of the SDK. Every method throws `SlackDeliveryError` on failure.
+ * of the SDK. Every method throws `SlackDeliveryError` on failure. Calls are paced to Slack's rate
+ * limits (src/slack/rateLimits.ts); `withLane('scheduled')` gives the same gateway for digests and
+ * alerts, served after interactive answers.
  */
 export interface SlackGateway {
   /** Posts a message; resolves to its `ts` and the channel's id (Slack resolves `#name` to it). */
-  post(channel: string, message: SlackMessage, options?: { threadTs?: string }): Promise<Posted>;
-  update(channel: string, ts: string, message: SlackMessage): Promise<void>;
-  ephemeral(channel: string, user: string, message: SlackMessage): Promise<void>;
+  post(
+    channel: string,
+    message: SlackMessage,
+    options?: CallOptions & { threadTs?: string; metadata?: MessageMetadata },
+  ): Promise<Posted>;
+  update(
+    channel: string,
+    ts: string,
+    message: SlackMessage,
+    options?: CallOptions & { metadata?: MessageMetadata },
+  ): Promise<void>;
+  ephemeral(channel: string, user: string, message: SlackMessage, options?: CallOptions): Promise<void>;
   /** Answers through a slash command's or action's response_url (works without channel membership). */
   respond(
     responseUrl: string,
     message: SlackMessage,
-    options?: { inChannel?: boolean; replaceOriginal?: boolean },
+    options?: CallOptions & { inChannel?: boolean; replaceOriginal?: boolean },
   ): Promise<void>;
-  /** Uploads files into a channel (and thread) with files.uploadV2; resolves to their ids. */
+  /** Uploads files into a channel (and thread); resolves to their ids. */
   upload(
     channel: string,
     files: readonly UploadFile[],
-    options?: { threadTs?: string; comment?: string },
+    options?: CallOptions & { threadTs?: string; comment?: string },
   ): Promise<string[]>;
   /** Uploads a file shared nowhere, for image blocks that reference it by id. */
-  uploadPrivate(file: UploadFile): Promise<string>;
-  publishHome(userId: string, view: { type: 'home'; blocks: unknown[] }): Promise<void>;
+  uploadPrivate(file: UploadFile, options?: CallOptions): Promise<string>;
+  publishHome(userId: string, view: { type: 'home'; blocks: unknown[] }, options?: CallOptions): Promise<void>;
+  /** A channel's recent top-level messages, newest first (one page). */
+  history(channel: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
+  /** The same gateway (same pacing, same counters) whose calls wait in `lane`. */
+  withLane(lane: Lane): SlackGateway;
+}
+
+/** How long a call may wait for its turn before it fails as rate-limited, per lane. */
+export const MAX_WAIT_MS: Record<Lane, number> = { interactive: 60_000, scheduled: 15 * 60_000 };
+
+/** 429s retried per call after waiting out Retry-After; then the call fails as `ratelimited`. */
+export const MAX_RATE_LIMITED_RETRIES = 8;
+
+/** What the lanes of one gateway share. */
+interface Shared {
+  pacer: RatePacer;
+  stats: Map<string, MethodStats>;
+  maxWaitMs: Record<Lane, number>;
 }
 
 /** The gateway over @slack/web-api's WebClient. */
 export class WebApiGateway implements SlackGateway {
+  private readonly shared: Shared;
+  private readonly lane: Lane;
+
   constructor(
     private readonly client: WebClient,
     private readonly logger: Logger,
     private readonly fetchImpl: typeof fetch = fetch,
-  ) {}
+    pacing: { pacer?: RatePacer; lane?: Lane; maxWaitMs?: Partial<Record<Lane, number>>; shared?: Shared } = {},
+  ) {
+    this.shared = pacing.shared ?? {
+      pacer: pacing.pacer ?? new RatePacer(),
+      stats: new Map(),
+      maxWaitMs: { ...MAX_WAIT_MS, ...pacing.maxWaitMs },
+    };
+    this.lane = pacing.lane ?? 'interactive';
+  }
 
-  async post(channel: string, message: SlackMessage, options: { threadTs?: string } = {}): Promise<Posted> {
-    const result = await this.call('chat.postMessage', () =>
-      this.client.chat.postMessage({
-        channel,
-        text: message.text,
-        blocks: message.blocks as never,
-        unfurl_links: false,
-        ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
-      }),
+  withLane(lane: Lane): WebApiGateway {
+    return new WebApiGateway(this.client, this.logger, this.fetchImpl, { shared: this.shared, lane });
+  }
+
+  /** Per Web API method: requests sent, 429s received and honoured, ms waited for a turn. */
+  stats(): Record<string, MethodStats> {
+    return Object.fromEntries([...this.shared.stats].map(([method, s]) => [method, { ...s }]));
+  }
+
+  /** Calls waiting for their turn under the rate limits. */
+  get queued(): number {
+    return this.shared.pacer.queued;
+  }
+
+  /** Fails every call still waiting for its turn (shutdown). */
+  close(): void {
+    this.shared.pacer.close();
+  }
+
+  async post(
+    channel: string,
+    message: SlackMessage,
+    options: CallOptions & { threadTs?: string; metadata?: MessageMetadata } = {},
+  ): Promise<Posted> {
+    const result = await this.call(
+      'chat.postMessage',
+      () =>
+        this.client.chat.postMessage({
+          channel,
+          text: message.text,
+          blocks: message.blocks as never,
+          unfurl_links: false,
+          ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+          ...(options.metadata ? { metadata: options.metadata as never } : {}),
+        }),
+      { channel, signal: options.signal },
     );
     return { ts: String(result.ts ?? ''), channel: String(result.channel ?? channel) };
   }
 
-  async update(channel: string, ts: string, message: SlackMessage): Promise<void> {
-    await this.call('chat.update', () =>
-      this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks as never }),
+  async update(
+    channel: string,
+    ts: string,
+    message: SlackMessage,
+    options: CallOptions & { metadata?: MessageMetadata } = {},
+  ): Promise<void> {
+    await this.call(
+      'chat.update',
+      () =>
+        this.client.chat.update({
+          channel,
+          ts,
+          text: message.text,
+          blocks: message.blocks as never,
+          ...(options.metadata ? { metadata: options.metadata as never } : {}),
+        }),
+      { signal: options.signal },
     );
   }
 
-  async ephemeral(channel: string, user: string, message: SlackMessage): Promise<void> {
-    await this.call('chat.postEphemeral', () =>
-      this.client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks as never }),
+  async ephemeral(channel: string, user: string, message: SlackMessage, options: CallOptions = {}): Promise<void> {
+    await this.call(
+      'chat.postEphemeral',
+      () => this.client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks as never }),
+      { signal: options.signal },
     );
   }
 
+  /** Not a Web API method: response_url has its own allowance (5 uses in 30 minutes), so no pacing. */
   async respond(
     responseUrl: string,
     message: SlackMessage,
-    options: { inChannel?: boolean; replaceOriginal?: boolean } = {},
+    options: CallOptions & { inChannel?: boolean; replaceOriginal?: boolean } = {},
   ): Promise<void> {
     const body = {
       text: message.text,
@@ -137,7 +229,7 @@ export class WebApiGateway implements SlackGateway {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
+        signal: withTimeout(10_000, options.signal),
       });
     } catch (error) {
       throw new SlackDeliveryError('response_url', 'request_failed', { retryable: true, cause: error });
@@ -149,113 +241,202 @@ export class WebApiGateway implements SlackGateway {
     await response.body?.cancel();
   }
 
+  /**
+   * The files-upload-v2 flow by hand (what the SDK's filesUploadV2 does), so each of its Web API
+   * calls is paced and its 429s retried on their own instead of redoing the whole upload.
+   */
   async upload(
     channel: string,
     files: readonly UploadFile[],
-    options: { threadTs?: string; comment?: string } = {},
+    options: CallOptions & { threadTs?: string; comment?: string } = {},
   ): Promise<string[]> {
-    const result = (await this.call('files.uploadV2', () =>
-      this.client.filesUploadV2({
-        channel_id: channel,
-        ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
-        ...(options.comment ? { initial_comment: options.comment } : {}),
-        file_uploads: files.map((f) => ({
-          file: f.data,
-          filename: f.filename,
-          ...(f.title ? { title: f.title } : {}),
-          ...(f.altText ? { alt_text: f.altText } : {}),
-        })),
-      } as never),
-    )) as { files?: Array<{ files?: Array<{ id?: string }> }> };
-    return (result.files ?? []).flatMap((f) => (f.files ?? []).map((x) => String(x.id ?? '')));
+    const uploaded: Array<{ id: string; title: string }> = [];
+    for (const file of files) {
+      const id = await this.sendBytes(file, options.signal);
+      uploaded.push({ id, title: file.title ?? file.filename });
+    }
+    await this.call(
+      'files.completeUploadExternal',
+      () =>
+        this.client.files.completeUploadExternal({
+          files: uploaded as [{ id: string; title: string }],
+          channel_id: channel,
+          ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+          ...(options.comment ? { initial_comment: options.comment } : {}),
+        } as never),
+      { signal: options.signal },
+    );
+    return uploaded.map((f) => f.id);
   }
 
-  async uploadPrivate(file: UploadFile): Promise<string> {
-    const ticket = await this.call('files.getUploadURLExternal', () =>
-      this.client.files.getUploadURLExternal({
-        filename: file.filename,
-        length: file.data.length,
-        ...(file.altText ? { alt_txt: file.altText } : {}),
-      }),
+  async uploadPrivate(file: UploadFile, options: CallOptions = {}): Promise<string> {
+    const fileId = await this.sendBytes(file, options.signal);
+    await this.call(
+      'files.completeUploadExternal',
+      () => this.client.files.completeUploadExternal({ files: [{ id: fileId, title: file.title ?? file.filename }] }),
+      { signal: options.signal },
     );
-    const uploadUrl = String(ticket.upload_url ?? '');
-    const fileId = String(ticket.file_id ?? '');
+    return fileId;
+  }
+
+  async publishHome(
+    userId: string,
+    view: { type: 'home'; blocks: unknown[] },
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.call('views.publish', () => this.client.views.publish({ user_id: userId, view: view as never }), {
+      signal: options.signal,
+    });
+  }
+
+  async history(channel: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
+    const result = (await this.call(
+      'conversations.history',
+      () =>
+        this.client.conversations.history({
+          channel,
+          ...(options.oldest !== undefined ? { oldest: options.oldest } : {}),
+          ...(options.latest !== undefined ? { latest: options.latest } : {}),
+          ...(options.inclusive !== undefined ? { inclusive: options.inclusive } : {}),
+          ...(options.limit !== undefined ? { limit: options.limit } : {}),
+          ...(options.includeAllMetadata ? { include_all_metadata: true } : {}),
+        }),
+      { signal: options.signal },
+    )) as unknown as { messages?: Array<Record<string, unknown>> };
+    return (result.messages ?? []).map(toHistoryMessage);
+  }
+
+  /** Gets an upload URL for one file and sends its bytes there; resolves to the file id. */
+  private async sendBytes(file: UploadFile, signal: AbortSignal | undefined): Promise<string> {
+    const ticket = await this.call(
+      'files.getUploadURLExternal',
+      () =>
+        this.client.files.getUploadURLExternal({
+          filename: file.filename,
+          length: file.data.length,
+          ...(file.altText ? { alt_txt: file.altText } : {}),
+        }),
+      { signal },
+    );
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(file.data)]), file.filename);
     let response: Response;
     try {
-      response = await this.fetchImpl(uploadUrl, { method: 'POST', body: form, signal: AbortSignal.timeout(30_000) });
+      response = await this.fetchImpl(String(ticket.upload_url ?? ''), {
+        method: 'POST',
+        body: form,
+        signal: withTimeout(30_000, signal),
+      });
     } catch (error) {
       throw new SlackDeliveryError('upload', 'request_failed', { retryable: true, cause: error });
     }
     await response.body?.cancel();
     if (!response.ok)
       throw new SlackDeliveryError('upload', `http_${response.status}`, { retryable: response.status >= 500 });
-    await this.call('files.completeUploadExternal', () =>
-      this.client.files.completeUploadExternal({ files: [{ id: fileId, title: file.title ?? file.filename }] }),
-    );
-    return fileId;
+    return String(ticket.file_id ?? '');
   }
 
-  async publishHome(userId: string, view: { type: 'home'; blocks: unknown[] }): Promise<void> {
-    await this.call('views.publish', () => this.client.views.publish({ user_id: userId, view: view as never }));
-  }
-
-  /** Runs a Web API call, turning the SDK's errors into `SlackDeliveryError`. */
-  private async call<T>(method: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      const mapped = toDeliveryError(method, error);
-      const level = mapped.slackError === 'invalid_auth' || mapped.slackError === 'missing_scope' ? 'error' : 'warn';
-      this.logger[level]({ method, slackError: mapped.slackError }, 'Slack call failed');
-      throw mapped;
+  /**
+   * Runs a Web API call when the rate limits allow it; on 429 waits out Retry-After (that method,
+   * and that channel for chat.postMessage, pause for everyone) and tries again, up to
+   * `MAX_RATE_LIMITED_RETRIES` times. Turns the SDK's errors into `SlackDeliveryError`.
+   */
+  private async call<T>(
+    method: string,
+    run: () => Promise<T>,
+    where: { channel?: string; signal?: AbortSignal | undefined },
+  ): Promise<T> {
+    const stats = this.statsOf(method);
+    const deadline = Date.now() + this.shared.maxWaitMs[this.lane];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        stats.waitedMs += await this.shared.pacer.acquire(method, {
+          channel: where.channel,
+          lane: this.lane,
+          signal: where.signal,
+          maxWaitMs: Math.max(0, deadline - Date.now()),
+        });
+        stats.calls++;
+        return await run();
+      } catch (error) {
+        if (error instanceof webApi.WebAPIRateLimitedError) {
+          stats.rateLimited++;
+          this.shared.pacer.penalize(method, where.channel, error.retryAfter * 1000);
+          if (attempt < MAX_RATE_LIMITED_RETRIES) {
+            this.logger.info(
+              { method, retryAfterSeconds: error.retryAfter, attempt: attempt + 1 },
+              'Slack answered 429',
+            );
+            continue;
+          }
+        }
+        const mapped = toDeliveryError(method, error);
+        const level = mapped.slackError === 'invalid_auth' || mapped.slackError === 'missing_scope' ? 'error' : 'warn';
+        this.logger[level]({ method, slackError: mapped.slackError }, 'Slack call failed');
+        throw mapped;
+      }
     }
+  }
+
+  private statsOf(method: string): MethodStats {
+    let stats = this.shared.stats.get(method);
+    if (!stats) {
+      stats = { calls: 0, rateLimited: 0, waitedMs: 0 };
+      this.shared.stats.set(method, stats);
+    }
+    return stats;
   }
 }
 
-/** Web API retries: bounded (4 within a minute), unlike the SDK's 30-minute default; 429s honour Retry-After. */
+function withTimeout(ms: number, signal: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(ms);
+  return signal ? AbortSignal.any([timeout, signal]) : timeout;
+}
+
+function toHistoryMessage(raw: Record<string, unknown>): HistoryMessage {
+  const message: HistoryMessage = { ts: String(raw.ts ?? ''), text: String(raw.text ?? '') };
+  if (typeof raw.thread_ts === 'string') message.threadTs = raw.thread_ts;
+  const metadata = raw.metadata as Partial<MessageMetadata> | undefined;
+  if (metadata && typeof metadata.event_type === 'string') {
+    message.metadata = { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} };
+  }
+  return message;
+}
+
+/** Web API retries of 5xx and network errors: bounded (4 within a minute), unlike the SDK's 30-minute default. */
 export const SLACK_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000, maxRetryTime: 60_000 };
 
+export interface GatewayOptions {
+  retry?: typeof SLACK_RETRY;
+  secrets?: readonly string[];
+  /** The rate limits to pace to (default: Slack's, per minute); tests shorten the window. */
+  rateLimits?: RateLimitSettings;
+  /** How long a call may wait for its turn, per lane (default `MAX_WAIT_MS`). */
+  maxWaitMs?: Partial<Record<Lane, number>>;
+  clock?: PacerClock;
+}
+
 /**
- * The gateway over a Web API client with the bot token: bounded retries (`SLACK_RETRY` unless
- * `options.retry`), 429s waited out rather than refused, and the SDK's own log lines (when
- * `options.secrets` is given) in our logger, scrubbed. The Slack app and `pivotbot run --post`
- * both use it.
+ * The gateway over a Web API client with the bot token: calls paced to Slack's rate limits
+ * (`rateLimits.ts`), 429s counted and waited out per method (Retry-After) by the gateway rather
+ * than by the SDK, which would pause every call, interactive ones too; 5xx and network errors
+ * retried by the SDK, bounded (`SLACK_RETRY` unless `options.retry`); and the SDK's own log lines
+ * (when `options.secrets` is given) in our logger, scrubbed. The Slack app and `pivotbot run
+ * --post` both use it.
  *
  * @example const slack = slackGatewayFor(config.slack, logger); await slack.post('C123', message);
  */
-export function slackGatewayFor(
-  slack: SlackConfig,
-  logger: Logger,
-  options: { retry?: typeof SLACK_RETRY; secrets?: readonly string[] } = {},
-): WebApiGateway {
+export function slackGatewayFor(slack: SlackConfig, logger: Logger, options: GatewayOptions = {}): WebApiGateway {
   const client = new webApi.WebClient(slack.botToken, {
     ...(options.secrets ? { logger: boltLogger(logger, options.secrets) } : {}),
     ...slackApiUrlOption(slack.apiUrl),
     retryConfig: options.retry ?? SLACK_RETRY,
-    rejectRateLimitedCalls: false,
+    rejectRateLimitedCalls: true,
     timeout: 30_000,
   });
-  return new WebApiGateway(client, logger);
-}
-
-/** Maps what @slack/web-api throws to a typed error. */
-export function toDeliveryError(method: string, error: unknown): SlackDeliveryError {
-  if (error instanceof SlackDeliveryError) return error;
-  if (error instanceof webApi.WebAPIPlatformError)
-    return new SlackDeliveryError(method, error.data.error, { cause: error });
-  if (error instanceof webApi.WebAPIRateLimitedError)
-    return new SlackDeliveryError(method, 'ratelimited', { retryable: true, cause: error });
-  if (error instanceof webApi.WebAPIHTTPError) {
-    return new SlackDeliveryError(method, `http_${error.statusCode}`, {
-      retryable: error.statusCode >= 500,
-      cause: error,
-    });
-  }
-  if (error instanceof webApi.WebAPIRequestError)
-    return new SlackDeliveryError(method, 'request_failed', { retryable: true, cause: error });
-  const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
-  if (typeof code === 'string') return new SlackDeliveryError(method, code, { cause: error });
-  return new SlackDeliveryError(method, 'unknown_error', { cause: error });
+  const pacer = new RatePacer(options.rateLimits ?? SLACK_RATE_SETTINGS, options.clock ? { clock: options.clock } : {});
+  return new WebApiGateway(client, logger, fetch, {
+    pacer,
+    ...(options.maxWaitMs ? { maxWaitMs: options.maxWaitMs } : {}),
+  });
 }

@@ -22,7 +22,16 @@ export {
   type PivotCommandsDeps,
 } from './PivotCommands.js';
 export { parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
+export { type Lane, PacingError } from './RatePacer.js';
+export { limitFor, type RateLimitSettings, SLACK_RATE_LIMITS, SLACK_RATE_SETTINGS } from './rateLimits.js';
 export {
+  type CallOptions,
+  type GatewayOptions,
+  type HistoryMessage,
+  type HistoryOptions,
+  MAX_WAIT_MS,
+  type MessageMetadata,
+  type MethodStats,
   SLACK_RETRY,
   SlackDeliveryError,
   type SlackGateway,
