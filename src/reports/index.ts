@@ -6,6 +6,7 @@ export { type CheckOptions, checkReport, type DefinitionProblem, segments } from
 export { chooseMode, estimateRows, type ModeChoice, type ModeOptions } from './chooseMode.js';
 export { compareRows, compareTotals, delta, type JoinKeys } from './comparison.js';
 export { type CompiledReport, type CompileOptions, compileReport } from './compileReport.js';
+export { atToCron, type CronExpression, CronSyntaxError, parseCron } from './cronExpression.js';
 export { describeColumn, humanize, totalsFromRows } from './describeColumns.js';
 export { findReport } from './findReport.js';
 export { formatCell, formatViewTable } from './formatViewTable.js';
@@ -39,5 +40,6 @@ export {
   type ReportSchedule,
   reportSchema,
 } from './schema.js';
+export { timeZoneProblem } from './timeZoneNames.js';
 export { asyncable, toAsyncRequest } from './toAsyncRequest.js';
 export { canonicalTimeZone, isoInZone, isTimeZone, offsetAt, wallClock, wallToEpoch } from './zonedTime.js';

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { alertSchema } from './alertSchema.js';
+import { CronSyntaxError, parseCron } from './cronExpression.js';
+import { timeZoneProblem } from './timeZoneNames.js';
 
 const identifier = z
   .string()
@@ -97,24 +99,50 @@ export const presentSchema = z.strictObject({
 });
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-const CRON_FIELD =
-  /^(\*|\d{1,2}(-\d{1,2})?)(\/\d{1,2})?(,(\*|\d{1,2}(-\d{1,2})?)(\/\d{1,2})?)*$|^[A-Za-z]{3}(-[A-Za-z]{3})?$/;
+const DURATION = /^\d+(s|m|h|d)$/;
+const duration = z.string().regex(DURATION, 'must be a duration like 90s, 30m, 6h or 1d');
+
+/** A cron expression (5 fields, or 6 with seconds), checked field by field by `parseCron`. */
+const cronText = z.string().superRefine((text, ctx) => {
+  try {
+    parseCron(text);
+  } catch (error) {
+    if (!(error instanceof CronSyntaxError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message });
+  }
+});
+
+const timeZoneText = z
+  .string()
+  .min(1)
+  .superRefine((zone, ctx) => {
+    const problem = timeZoneProblem(zone);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.message });
+  });
 
 export const scheduleSchema = z
   .strictObject({
-    cron: z
-      .string()
-      .refine((c) => {
-        const fields = c.trim().split(/\s+/);
-        return (fields.length === 5 || fields.length === 6) && fields.every((f) => CRON_FIELD.test(f));
-      }, 'must be a cron expression with 5 fields (minute hour day-of-month month day-of-week), e.g. "0 9 * * 1-5"')
-      .optional(),
+    cron: cronText.optional(),
     at: z
       .string()
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time like "09:00"')
       .optional(),
     days: z.union([z.enum(['daily', 'weekdays', 'weekends']), z.array(z.enum(DAYS)).min(1)]).optional(),
-    timezone: z.string().min(1).optional(),
+    timezone: timeZoneText.optional(),
+    /** How late a slot missed while the bot was down may still be posted; `none` skips every missed slot. */
+    catchUp: z.union([z.literal('none'), duration]).default('6h'),
+    /** Attempts per slot (the first included) and the wait between them. */
+    retry: z
+      .strictObject({ attempts: z.number().int().min(1).max(10).default(3), backoff: duration.default('2m') })
+      .default({ attempts: 3, backoff: '2m' }),
+    /** Wait for late data: post once `metric` reaches `minShare` of the same weekday a week earlier, or after `wait`. */
+    waitForData: z
+      .strictObject({
+        metric: z.string().min(1),
+        minShare: z.number().gt(0).max(1).default(0.5),
+        wait: duration.default('2h'),
+      })
+      .optional(),
   })
   .superRefine((s, ctx) => {
     if ((s.cron === undefined) === (s.at === undefined)) {

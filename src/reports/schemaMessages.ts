@@ -31,7 +31,9 @@ const KEYS: Record<string, readonly string[]> = {
   present: ['headline', 'compare', 'sort', 'top', 'chart'],
   'present.sort': ['by', 'order'],
   'present.chart': ['type', 'x', 'series', 'stackBy', 'title'],
-  schedule: ['cron', 'at', 'days', 'timezone'],
+  schedule: ['cron', 'at', 'days', 'timezone', 'catchUp', 'retry', 'waitForData'],
+  'schedule.retry': ['attempts', 'backoff'],
+  'schedule.waitForData': ['metric', 'minShare', 'wait'],
   deliver: ['channels', 'csv'],
   'alerts.*': [
     'id',
@@ -68,6 +70,7 @@ const UNION_HINTS: Record<string, string> = {
   'query.range': 'must be a range (yesterday, last_7_days, 2026-11-01..2026-11-08) or { from, to }',
   'present.sort': 'must be a column key (prefix - for descending) or { by, order }',
   'schedule.days': 'must be daily, weekdays, weekends or a list of mon, tue, wed, thu, fri, sat, sun',
+  'schedule.catchUp': 'must be a duration like 6h or 30m, or none',
 };
 
 function pattern(path: ReadonlyArray<PropertyKey>): string {

@@ -1,0 +1,14 @@
+// Scheduled digests: when each schedule fires (time zones, DST), which missed slots are caught up, run keys, retries, and the driver that claims and runs slots.
+export { durationMs, formatDuration } from './durations.js';
+export { fireInstants, firesBetween, nextFires, specCron } from './fireTimes.js';
+export { type CatchUpOptions, type CatchUpPlan, ON_TIME_MS, planCatchUp } from './planCatchUp.js';
+export { type RetryDecision, retryAction } from './retryAction.js';
+export { parseRunKey, runKey } from './runKey.js';
+export {
+  type Day,
+  DEFAULT_CATCH_UP_MS,
+  DEFAULT_RETRY,
+  type RetryPolicy,
+  type ScheduleSpec,
+  type WaitForData,
+} from './ScheduleSpec.js';
