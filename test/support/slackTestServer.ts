@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { limitFor } from '../../src/slack/rateLimits.js';
 import { WebSocketPeer } from './webSocketPeer.js';
 
 /** One Web API call as the server saw it: the method and its arguments (form or JSON, decoded). */
@@ -8,6 +9,8 @@ export interface SlackCall {
   args: Record<string, unknown>;
   token: string | undefined;
   at: number;
+  /** True when the rate-limit mode answered this call 429. */
+  limited?: boolean;
 }
 
 /** A response_url POST, or an upload to an upload URL. */
@@ -27,19 +30,50 @@ export interface Fault {
   times?: number;
 }
 
-interface StoredMessage {
+/** Slack message metadata as the bot sent it. */
+export interface StoredMetadata {
+  event_type: string;
+  event_payload: Record<string, unknown>;
+}
+
+export interface StoredMessage {
   channel: string;
   ts: string;
   text: string;
   blocks: unknown;
   threadTs?: string;
+  metadata?: StoredMetadata;
+}
+
+/**
+ * Slack's rate limits, enforced: each method's calls per window (its tier in
+ * src/slack/rateLimits.ts unless `perMethod` says otherwise) and chat.postMessage's calls per
+ * channel per window. A call over a limit is answered 429 with `Retry-After` (whole seconds, at
+ * least 1) until the oldest call in the window leaves it, as a sliding window.
+ */
+export interface ServerRateLimits {
+  /** The window (Slack: 60 000 ms; tests use about 1 000). */
+  windowMs: number;
+  /** Calls per window for these methods, replacing their tier's count. */
+  perMethod?: Record<string, number>;
+  /** chat.postMessage calls per window per channel (default: the table's, 60). */
+  perChannel?: number;
+}
+
+export interface SlackTestServerOptions {
+  /** The server's clock for message timestamps (default Date.now). */
+  now?: () => number;
+  rateLimits?: ServerRateLimits;
 }
 
 /**
  * A Slack-compatible Web API test server on 127.0.0.1: answers the methods the bot calls
  * (auth.test, chat.postMessage/update/postEphemeral, views.publish, the files upload-v2 flow,
- * conversations.info, response_url hooks), records every call, and answers 429, 5xx or Slack
- * errors on demand. Point the bot at `apiUrl` through SLACK_API_URL. It also plays Socket Mode:
+ * conversations.info and .history, response_url hooks), records every call, and answers 429, 5xx
+ * or Slack errors on demand. Messages keep the `metadata` they were posted or updated with, and
+ * `conversations.history` returns it with `include_all_metadata`. In rate-limit mode
+ * (`rateLimits`, `enforceRateLimits`) it answers 429 with Retry-After as Slack's limits would.
+ * Point the bot at `apiUrl` through SLACK_API_URL. It also plays Socket Mode:
  * `apps.connections.open` (with an `xapp-` token) hands out a WebSocket on this server, which
  * says hello and carries the envelopes a test sends with `sendEnvelope`.
  */
@@ -63,9 +97,32 @@ export class SlackTestServer {
   private readonly envelopeAcks = new Map<string, (ack: Record<string, unknown>) => void>();
   private envelopeCounter = 0;
   private server: Server | undefined;
-  private tsCounter = 0;
+  private lastTsMicros = 0n;
   private fileCounter = 0;
+  private readonly now: () => number;
+  private rateLimits: ServerRateLimits | undefined;
+  /** Accepted calls per rate-limit key (method, or method and channel), oldest first. */
+  private readonly windows = new Map<string, number[]>();
   baseUrl = '';
+
+  constructor(options: SlackTestServerOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.rateLimits = options.rateLimits;
+  }
+
+  /** Turns the rate-limit mode on with these limits, or off with `undefined`; starts empty windows. */
+  enforceRateLimits(limits: ServerRateLimits | undefined): this {
+    this.rateLimits = limits;
+    this.windows.clear();
+    return this;
+  }
+
+  /** Calls the rate-limit mode answered 429, per method. */
+  rateLimited(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const call of this.calls) if (call.limited) counts[call.method] = (counts[call.method] ?? 0) + 1;
+    return counts;
+  }
 
   get apiUrl(): string {
     return `${this.baseUrl}/api/`;
@@ -229,7 +286,8 @@ export class SlackTestServer {
     const args = decodeArgs(req.headers['content-type'] ?? '', body.toString('utf8'));
     const auth = req.headers.authorization;
     const token = typeof auth === 'string' ? auth.replace(/^Bearer /, '') : (args.token as string | undefined);
-    this.calls.push({ method, args, token, at: Date.now() });
+    const call: SlackCall = { method, args, token, at: Date.now() };
+    this.calls.push(call);
 
     const fault = this.faults.get(method)?.shift();
     if (fault) {
@@ -242,6 +300,14 @@ export class SlackTestServer {
         return;
       }
       json(res, { ok: false, error: fault.error ?? 'unknown_error' });
+      return;
+    }
+    const retryAfter = this.overLimit(method, args);
+    if (retryAfter !== undefined) {
+      call.limited = true;
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(retryAfter) })
+        .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
       return;
     }
     // Socket Mode's connection call takes the app-level token; everything else the bot token.
@@ -274,6 +340,8 @@ export class SlackTestServer {
         const ts = this.nextTs();
         const message: StoredMessage = { channel, ts, text: String(args.text ?? ''), blocks: args.blocks };
         if (typeof args.thread_ts === 'string') message.threadTs = args.thread_ts;
+        const metadata = asMetadata(args.metadata);
+        if (metadata) message.metadata = metadata;
         this.messages.push(message);
         return { ok: true, channel, ts, message: { ts, text: message.text } };
       }
@@ -282,8 +350,12 @@ export class SlackTestServer {
         if (!message) return { ok: false, error: 'message_not_found' };
         message.text = String(args.text ?? message.text);
         message.blocks = args.blocks ?? message.blocks;
-        return { ok: true, channel: message.channel, ts: message.ts };
+        const metadata = asMetadata(args.metadata);
+        if (metadata) message.metadata = metadata;
+        return { ok: true, channel: message.channel, ts: message.ts, text: message.text };
       }
+      case 'conversations.history':
+        return this.history(args);
       case 'chat.postEphemeral':
         return { ok: true, message_ts: this.nextTs() };
       case 'views.publish':
@@ -314,9 +386,70 @@ export class SlackTestServer {
     return channel;
   }
 
+  /** Like Slack: a channel's top-level messages (thread replies stay in their thread), newest first. */
+  private history(args: Record<string, unknown>): Record<string, unknown> {
+    const channel = String(args.channel ?? '');
+    if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
+    if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
+    const limit = Math.min(999, Math.max(1, Number(args.limit ?? 100) || 100));
+    const inclusive = isTrue(args.inclusive);
+    const oldest = args.oldest === undefined ? undefined : tsMicros(String(args.oldest));
+    const latest = args.latest === undefined ? undefined : tsMicros(String(args.latest));
+    const withMetadata = isTrue(args.include_all_metadata);
+    const found = this.messages
+      .filter((m) => m.channel === channel && (m.threadTs === undefined || m.threadTs === m.ts))
+      .filter((m) => {
+        const at = tsMicros(m.ts);
+        if (oldest !== undefined && (inclusive ? at < oldest : at <= oldest)) return false;
+        if (latest !== undefined && (inclusive ? at > latest : at >= latest)) return false;
+        return true;
+      })
+      .sort((a, b) => (tsMicros(b.ts) > tsMicros(a.ts) ? 1 : -1));
+    return {
+      ok: true,
+      has_more: found.length > limit,
+      response_metadata: { next_cursor: '' },
+      messages: found.slice(0, limit).map((m) => ({
+        type: 'message',
+        user: 'U_BOT',
+        bot_id: 'B_BOT',
+        ts: m.ts,
+        text: m.text,
+        ...(m.blocks !== undefined ? { blocks: m.blocks } : {}),
+        ...(m.threadTs !== undefined ? { thread_ts: m.threadTs } : {}),
+        ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+      })),
+    };
+  }
+
+  /** Seconds to wait when this call is over a limit (then it does not count), else undefined (it counts). */
+  private overLimit(method: string, args: Record<string, unknown>): number | undefined {
+    const limits = this.rateLimits;
+    if (!limits) return undefined;
+    const now = Date.now();
+    const keys: Array<[string, number]> = [[method, limits.perMethod?.[method] ?? limitFor(method).perWindow]];
+    if (method === 'chat.postMessage') {
+      const channel = this.resolveChannel(String(args.channel ?? ''));
+      keys.push([`${method}:${channel}`, limits.perChannel ?? limitFor(method).perChannel?.perWindow ?? 60]);
+    }
+    let waitMs = 0;
+    for (const [key, max] of keys) {
+      const log = (this.windows.get(key) ?? []).filter((at) => at > now - limits.windowMs);
+      this.windows.set(key, log);
+      if (log.length >= max) waitMs = Math.max(waitMs, (log[log.length - max] ?? now) + limits.windowMs - now);
+    }
+    if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1000));
+    for (const [key] of keys) this.windows.get(key)?.push(now);
+    return undefined;
+  }
+
+  /** Slack-like timestamps from the server's clock: seconds with six decimals, each one unique. */
   private nextTs(): string {
-    this.tsCounter++;
-    return `1700000000.${String(this.tsCounter).padStart(6, '0')}`;
+    let micros = BigInt(Math.floor(this.now() * 1000));
+    if (micros <= this.lastTsMicros) micros = this.lastTsMicros + 1n;
+    this.lastTsMicros = micros;
+    const digits = micros.toString().padStart(7, '0');
+    return `${digits.slice(0, -6)}.${digits.slice(-6)}`;
   }
 }
 
@@ -324,9 +457,31 @@ function decodeArgs(contentType: string, text: string): Record<string, unknown> 
   if (contentType.includes('application/json')) return (parseJson(text) as Record<string, unknown>) ?? {};
   const args: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(text)) {
-    args[key] = key === 'blocks' || key === 'view' || key === 'attachments' ? parseJson(value) : value;
+    args[key] = JSON_ARGS.has(key) ? parseJson(value) : value;
   }
   return args;
+}
+
+/** Form fields the Web API client sends as JSON text. */
+const JSON_ARGS = new Set(['blocks', 'view', 'attachments', 'metadata']);
+
+function asMetadata(value: unknown): StoredMetadata | undefined {
+  const parsed = typeof value === 'string' ? parseJson(value) : value;
+  if (parsed === null || typeof parsed !== 'object') return undefined;
+  const { event_type, event_payload } = parsed as Record<string, unknown>;
+  if (typeof event_type !== 'string') return undefined;
+  return { event_type, event_payload: (event_payload ?? {}) as Record<string, unknown> };
+}
+
+function isTrue(value: unknown): boolean {
+  return value === true || value === 'true' || value === '1' || value === 1;
+}
+
+/** A message ts (`1700000000.000123`) as microseconds, for exact ordering. */
+function tsMicros(ts: string): bigint {
+  const [seconds = '0', fraction = ''] = ts.split('.');
+  if (!/^\d+$/.test(seconds) || !/^\d*$/.test(fraction)) return 0n;
+  return BigInt(seconds) * 1_000_000n + BigInt(fraction.padEnd(6, '0').slice(0, 6) || '0');
 }
 
 function parseJson(text: string): unknown {
