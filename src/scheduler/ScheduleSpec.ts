@@ -41,3 +41,18 @@ export interface WaitForData {
 
 export const DEFAULT_CATCH_UP_MS = 6 * 3_600_000;
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, backoffMs: 2 * 60_000 };
+
+/** A schedule that cannot run (a subscription to an unscheduled report, a bad cron or zone). */
+export interface ScheduleProblem {
+  source: 'report' | 'subscription';
+  report: string;
+  channel?: string;
+  subscriptionId?: string;
+  message: string;
+}
+
+/** What the scheduler runs, and what it cannot run and must say so. */
+export interface ScheduleList {
+  schedules: ScheduleSpec[];
+  problems: ScheduleProblem[];
+}

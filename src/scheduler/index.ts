@@ -1,4 +1,13 @@
 // Scheduled digests: when each schedule fires (time zones, DST), which missed slots are caught up, run keys, retries, and the driver that claims and runs slots.
+
+export {
+  createScheduler,
+  type GiveUp,
+  type Scheduler,
+  type SchedulerDeps,
+  type ScheduleStatus,
+  type SlotRun,
+} from './createScheduler.js';
 export { durationMs, formatDuration } from './durations.js';
 export { fireInstants, firesBetween, nextFires, specCron } from './fireTimes.js';
 export { type CatchUpOptions, type CatchUpPlan, ON_TIME_MS, planCatchUp } from './planCatchUp.js';
@@ -9,6 +18,9 @@ export {
   DEFAULT_CATCH_UP_MS,
   DEFAULT_RETRY,
   type RetryPolicy,
+  type ScheduleList,
+  type ScheduleProblem,
   type ScheduleSpec,
   type WaitForData,
 } from './ScheduleSpec.js';
+export { createSlotPool, type SlotPool } from './slotPool.js';

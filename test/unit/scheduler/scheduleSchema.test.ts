@@ -38,7 +38,10 @@ describe('schedule in a report definition', () => {
     ['at: "09:00"\ntimezone: Sao Paulo', /Did you mean "America\/Sao_Paulo"/],
     ['at: "09:00"\ncatchUp: 6 hours', /schedule\.catchUp: "6 hours": must be a duration like 90s, 30m, 6h or 1d/],
     ['at: "09:00"\nretry: { attempts: 0 }', /schedule\.retry\.attempts/],
-    ['at: "09:00"\nretry: { tries: 3 }', /schedule\.retry\.tries: unknown field "tries" \(allowed: attempts, backoff\)/],
+    [
+      'at: "09:00"\nretry: { tries: 3 }',
+      /schedule\.retry\.tries: unknown field "tries" \(allowed: attempts, backoff\)/,
+    ],
     ['at: "09:00"\nwaitForData: { metric: impressions, minShare: 2 }', /schedule\.waitForData\.minShare/],
     ['at: "09:00"\ncatchup: 1h', /catchup.*Did you mean "catchUp"\?/],
   ])('%s is refused with a clear message', (schedule, message) => {

@@ -1,0 +1,422 @@
+import { type Logger, PivotbotError, toError } from '../core/index.js';
+import type { Run, RunsRepository, SchedulesRepository } from '../store/index.js';
+import { nextFires } from './fireTimes.js';
+import { type CatchUpOptions, planCatchUp } from './planCatchUp.js';
+import { retryAction } from './retryAction.js';
+import { parseRunKey, runKey } from './runKey.js';
+import type { ScheduleList, ScheduleProblem, ScheduleSpec } from './ScheduleSpec.js';
+import { createSlotPool } from './slotPool.js';
+
+/** One claimed slot, handed to the code that delivers it. */
+export interface SlotRun {
+  spec: ScheduleSpec;
+  slot: Date;
+  /** Posted after its time (caught up after downtime): the digest says "Late". */
+  late: boolean;
+  /**
+   * The store's attempt number for this slot's key: 1 on its first claim. Greater means an earlier
+   * attempt, perhaps in a process that died, may already have posted: check the channel first.
+   */
+  attempt: number;
+  runId: string;
+  /** Aborted when shutdown's grace runs out. */
+  signal: AbortSignal;
+}
+
+export interface GiveUp {
+  spec: ScheduleSpec;
+  slot: Date;
+  error: unknown;
+  runId: string;
+}
+
+export interface SchedulerDeps {
+  /** Every schedule now (reports and subscriptions); called at start and on every wake-up. */
+  listSchedules: () => Promise<ScheduleList>;
+  store: { runs: RunsRepository; schedules: SchedulesRepository };
+  /** Delivers one slot; resolves with the posted message's ts, or throws (then retried per `spec.retry`). */
+  runSlot: (run: SlotRun) => Promise<{ messageTs?: string }>;
+  /** Called once per slot whose attempts are spent (post the failure notice). */
+  onGiveUp?: (giveUp: GiveUp) => Promise<void> | void;
+  clock?: () => Date;
+  logger: Logger;
+  /** Digest runs at once (default 4). */
+  concurrency?: number;
+  /** Timers on the same clock as `clock` (tests drive both); returns a cancel function. */
+  setTimer?: (fn: () => void, ms: number) => () => void;
+  /** Longest sleep between wake-ups, so changed reports and subscriptions are seen (default 30 s). */
+  maxWakeMs?: number;
+  catchUp?: CatchUpOptions;
+}
+
+export interface ScheduleStatus {
+  spec: ScheduleSpec;
+  next?: Date;
+  /** The latest run of this (report, channel), newest first in the store. */
+  lastRun?: Run;
+}
+
+export interface Scheduler {
+  /** Resolves runs a dead process left running, catches up, and arms the timer. */
+  start(): Promise<void>;
+  /** Re-lists schedules and starts whatever is due at `clock()`; resolves once dispatched. */
+  tick(): Promise<void>;
+  /** Resolves when no slot is running, queued or waiting to retry. */
+  idle(): Promise<void>;
+  /** Stops arming, cancels retry waits, lets in-flight runs finish within `graceMs`, then aborts them. */
+  stop(options?: { graceMs?: number }): Promise<void>;
+  /** Each schedule with its next `count` fires. */
+  nextRuns(count?: number): Array<{ spec: ScheduleSpec; fires: Date[] }>;
+  /** Each schedule with its next fire and its last run's outcome (for `/pivot schedule`). */
+  status(): ScheduleStatus[];
+  /** What could not be scheduled, as last listed. */
+  problems(): readonly ScheduleProblem[];
+}
+
+class StoppedError extends Error {
+  constructor() {
+    super('the scheduler is stopping');
+  }
+}
+
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** setTimeout that does not keep the process alive and accepts waits past Node's 24.8-day limit. */
+function defaultSetTimer(fn: () => void, ms: number): () => void {
+  let timer: NodeJS.Timeout;
+  const wait = (left: number) => {
+    timer = setTimeout(
+      () => (left > MAX_TIMEOUT_MS ? wait(left - MAX_TIMEOUT_MS) : fn()),
+      Math.min(left, MAX_TIMEOUT_MS),
+    );
+    timer.unref();
+  };
+  wait(Math.max(0, ms));
+  return () => clearTimeout(timer);
+}
+
+/**
+ * The scheduler's driver: decides with the pure functions of this folder, claims each slot's
+ * run key in the store before `runSlot` sends anything, records every outcome, and keeps the
+ * last fire of each schedule so downtime is caught up. One timer, re-armed after each wake-up.
+ *
+ * @example
+ * const scheduler = createScheduler({ listSchedules, store, runSlot, onGiveUp, logger });
+ * await scheduler.start(); … await scheduler.stop({ graceMs: 10_000 });
+ */
+export function createScheduler(deps: SchedulerDeps): Scheduler {
+  const { store, logger } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const setTimer = deps.setTimer ?? defaultSetTimer;
+  const maxWakeMs = deps.maxWakeMs ?? 30_000;
+  const pool = createSlotPool(deps.concurrency ?? 4);
+
+  let specs: ScheduleSpec[] = [];
+  let listProblems: ScheduleProblem[] = [];
+  const loggedProblems = new Set<string>();
+  const lanes = new Map<string, Promise<void>>();
+  const waits = new Set<() => void>();
+  const inFlight = new Set<Promise<unknown>>();
+  const abort = new AbortController();
+  let cancelWake: (() => void) | undefined;
+  let stopping = false;
+  let ticking: Promise<void> | undefined;
+
+  const sleep = (ms: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (stopping) return resolve(false);
+      const wake = () => {
+        waits.delete(cancel);
+        resolve(true);
+      };
+      const stopTimer = setTimer(wake, ms);
+      const cancel = () => {
+        stopTimer();
+        waits.delete(cancel);
+        resolve(false);
+      };
+      waits.add(cancel);
+    });
+
+  async function refresh(): Promise<void> {
+    let list: ScheduleList;
+    try {
+      list = await deps.listSchedules();
+    } catch (error) {
+      logger.error({ err: error }, 'could not list schedules; keeping the previous ones');
+      return;
+    }
+    specs = list.schedules;
+    listProblems = list.problems;
+    for (const problem of list.problems) {
+      const text = `${problem.report}${problem.channel ? ` → ${problem.channel}` : ''}: ${problem.message}`;
+      if (!loggedProblems.has(text)) logger.warn({ problem }, `schedule not running: ${text}`);
+      loggedProblems.add(text);
+    }
+    await forgetVanished();
+  }
+
+  /**
+   * A schedule whose timing changed is a new schedule (its id holds the timing): forget the old
+   * one's bookkeeping, and a removed subscription's. A report that disappears keeps it, since a
+   * file that is briefly broken must catch up its slots once fixed.
+   */
+  async function forgetVanished(): Promise<void> {
+    const ids = new Set(specs.map((s) => s.id));
+    const prefix = (id: string) =>
+      id
+        .split(':')
+        .slice(0, id.startsWith('subscription:') ? 2 : 3)
+        .join(':');
+    const live = new Set(specs.map((s) => prefix(s.id)));
+    for (const record of store.schedules.list()) {
+      const id = record.scheduleId;
+      if (ids.has(id)) continue;
+      if (id.startsWith('subscription:') || live.has(prefix(id))) await store.schedules.remove(id);
+    }
+  }
+
+  async function tick(): Promise<void> {
+    if (stopping) return;
+    // One tick at a time: a timer wake-up and a test's tick() never plan the same slot twice.
+    while (ticking) await ticking;
+    ticking = (async () => {
+      await refresh();
+      const now = clock();
+      for (const spec of specs) {
+        if (stopping) break;
+        if (lanes.has(spec.id)) continue;
+        const since = store.schedules.getLastFire(spec.id);
+        if (since === undefined) {
+          // First sight: only slots after now count, so a new schedule never posts its past.
+          await store.schedules.setLastFire(spec.id, now.toISOString());
+          continue;
+        }
+        const plan = planCatchUp(spec, new Date(since), now, deps.catchUp);
+        if (plan.due.length + plan.skipped.length + plan.omitted === 0) continue;
+        startLane(spec);
+      }
+      arm();
+    })();
+    try {
+      await ticking;
+    } finally {
+      ticking = undefined;
+    }
+  }
+
+  function startLane(spec: ScheduleSpec): void {
+    const lane = runLane(spec)
+      .catch((error: unknown) => logger.error({ err: error, schedule: spec.id }, 'schedule lane failed'))
+      .finally(() => {
+        lanes.delete(spec.id);
+        if (!stopping) arm();
+      });
+    lanes.set(spec.id, lane);
+  }
+
+  /** One schedule's slots, in order, until nothing more is due; stops (leaving the rest to catch-up) on shutdown. */
+  async function runLane(spec: ScheduleSpec): Promise<void> {
+    for (;;) {
+      if (stopping) return;
+      const since = store.schedules.getLastFire(spec.id);
+      if (since === undefined) return;
+      const plan = planCatchUp(spec, new Date(since), clock(), deps.catchUp);
+      if (plan.omitted > 0) {
+        logger.warn({ schedule: spec.id, omitted: plan.omitted }, `${plan.omitted} older missed slot(s) not recorded`);
+      }
+      for (const { slot, reason } of plan.skipped) await recordSkipped(spec, slot, reason);
+      const lastSkipped = plan.skipped.at(-1)?.slot;
+      if (plan.due.length === 0) {
+        if (lastSkipped) await store.schedules.setLastFire(spec.id, lastSkipped.toISOString());
+        return;
+      }
+      for (const { slot, late } of plan.due) {
+        const outcome = await runWithRetries(spec, slot, late);
+        if (outcome === 'stopped') return;
+        await store.schedules.setLastFire(spec.id, slot.toISOString());
+      }
+    }
+  }
+
+  async function recordSkipped(spec: ScheduleSpec, slot: Date, reason: string): Promise<void> {
+    const { run, started } = await store.runs.start(newRun(spec, slot, 'catch-up'));
+    if (started)
+      await store.runs.finish(run.id, { status: 'skipped', error: { code: 'SLOT_SKIPPED', message: reason } });
+    logger.info({ schedule: spec.id, slot: slot.toISOString(), reason }, 'digest slot skipped');
+  }
+
+  function newRun(spec: ScheduleSpec, slot: Date, trigger: 'schedule' | 'catch-up') {
+    return {
+      report: spec.report,
+      trigger,
+      idempotencyKey: runKey(spec.report, spec.channel, slot),
+      scheduledFor: slot.toISOString(),
+      channel: spec.channel,
+      ...(spec.subscriptionId === undefined ? {} : { subscriptionId: spec.subscriptionId }),
+    };
+  }
+
+  async function runWithRetries(spec: ScheduleSpec, slot: Date, late: boolean): Promise<'done' | 'stopped'> {
+    for (let tries = 1; ; tries++) {
+      let outcome: 'done' | 'stopped' | { error: unknown; runId: string };
+      try {
+        outcome = await pool.run(() => attemptSlot(spec, slot, late));
+      } catch (error) {
+        if (error instanceof StoppedError) return 'stopped';
+        throw error;
+      }
+      if (outcome === 'done' || outcome === 'stopped') return outcome;
+      const decision = retryAction(outcome.error, tries, spec.retry);
+      const where = { schedule: spec.id, slot: slot.toISOString(), attempt: tries, err: outcome.error };
+      if (decision.action === 'give-up') {
+        logger.error(where, `digest slot failed; giving up: ${decision.reason}`);
+        try {
+          await deps.onGiveUp?.({ spec, slot, error: outcome.error, runId: outcome.runId });
+        } catch (error) {
+          logger.error({ ...where, err: error }, 'the failure notice could not be sent');
+        }
+        return 'done';
+      }
+      logger.warn({ ...where, retryInMs: decision.delayMs }, 'digest slot failed; retrying');
+      if (!(await sleep(decision.delayMs))) return 'stopped';
+    }
+  }
+
+  /** Claims the slot and runs it once, inside the pool. */
+  async function attemptSlot(
+    spec: ScheduleSpec,
+    slot: Date,
+    late: boolean,
+  ): Promise<'done' | 'stopped' | { error: unknown; runId: string }> {
+    if (stopping) return 'stopped';
+    const claim = await store.runs.start(newRun(spec, slot, late ? 'catch-up' : 'schedule'));
+    // Running elsewhere (the same channel subscribed at the same instant), succeeded or skipped.
+    if (!claim.started) return 'done';
+    const { run } = claim;
+    const call = deps.runSlot({ spec, slot, late, attempt: run.attempt, runId: run.id, signal: abort.signal });
+    inFlight.add(call);
+    try {
+      const result = await call;
+      await store.runs.finish(run.id, {
+        status: 'succeeded',
+        ...(result.messageTs === undefined ? {} : { messageTs: result.messageTs }),
+      });
+      return 'done';
+    } catch (error) {
+      if (abort.signal.aborted) {
+        await store.runs.finish(run.id, { status: 'failed', error: interrupted() }).catch(() => undefined);
+        return 'stopped';
+      }
+      await store.runs.finish(run.id, { status: 'failed', error: storedError(error) });
+      return { error, runId: run.id };
+    } finally {
+      inFlight.delete(call);
+    }
+  }
+
+  function arm(): void {
+    cancelWake?.();
+    cancelWake = undefined;
+    if (stopping) return;
+    const now = clock();
+    let wakeAt = now.getTime() + maxWakeMs;
+    for (const spec of specs) {
+      if (lanes.has(spec.id)) continue;
+      const next = safeNext(spec, now, 1)[0];
+      if (next && next.getTime() < wakeAt) wakeAt = next.getTime();
+    }
+    cancelWake = setTimer(
+      () => {
+        cancelWake = undefined;
+        tick().catch((error: unknown) => logger.error({ err: error }, 'scheduler wake-up failed'));
+      },
+      Math.max(0, wakeAt - now.getTime()),
+    );
+  }
+
+  function safeNext(spec: ScheduleSpec, from: Date, count: number): Date[] {
+    try {
+      return nextFires(spec, from, count);
+    } catch (error) {
+      // listSchedules validates timings; this only guards the timer against a spec built by hand.
+      logger.error({ err: error, schedule: spec.id }, 'schedule has an unreadable timing');
+      return [];
+    }
+  }
+
+  return {
+    async start() {
+      for (const run of store.runs.listUnfinished()) {
+        if (run.trigger === 'manual' || parseRunKey(run.idempotencyKey) === undefined) continue;
+        // A slot claimed by a process that died: marked failed, so the next claim of its key
+        // starts a new attempt (told attempt > 1, the delivery checks the channel first).
+        await store.runs.finish(run.id, { status: 'failed', error: interrupted() });
+        logger.warn({ run: run.id, key: run.idempotencyKey }, 'digest run interrupted by a restart; running it again');
+      }
+      await tick();
+    },
+
+    tick,
+
+    async idle() {
+      while (lanes.size > 0 || ticking) {
+        await Promise.allSettled([...lanes.values(), ...(ticking ? [ticking] : [])]);
+      }
+    },
+
+    async stop(options = {}) {
+      if (stopping) return;
+      stopping = true;
+      cancelWake?.();
+      cancelWake = undefined;
+      for (const cancel of [...waits]) cancel();
+      pool.clear(new StoppedError());
+      const graceMs = options.graceMs ?? 10_000;
+      if (inFlight.size > 0) {
+        let cancelGrace = () => {};
+        const grace = new Promise<void>((resolve) => {
+          cancelGrace = setTimer(resolve, graceMs);
+        });
+        await Promise.race([Promise.allSettled([...inFlight]), grace]);
+        cancelGrace();
+        if (inFlight.size > 0) {
+          logger.warn({ running: inFlight.size }, 'shutdown grace over; aborting digest runs (catch-up finishes them)');
+          abort.abort(new StoppedError());
+        }
+      }
+      // Lanes record what finished, then end (their waits are cancelled, their queued slots
+      // dropped); a runSlot that ignores the abort is not waited for.
+      const recorded = Promise.allSettled([...lanes.values()]);
+      if (abort.signal.aborted) await Promise.race([recorded, new Promise((r) => setImmediate(r))]);
+      else await recorded;
+    },
+
+    nextRuns(count = 5) {
+      const now = clock();
+      return specs.map((spec) => ({ spec, fires: safeNext(spec, now, count) }));
+    },
+
+    status() {
+      const now = clock();
+      return specs.map((spec) => {
+        const next = safeNext(spec, now, 1)[0];
+        const prefix = `digest:${spec.report}:${spec.channel}:`;
+        const lastRun = store.runs.listByReport(spec.report, 200).find((r) => r.idempotencyKey.startsWith(prefix));
+        return { spec, ...(next ? { next } : {}), ...(lastRun ? { lastRun } : {}) };
+      });
+    },
+
+    problems: () => listProblems,
+  };
+}
+
+function interrupted() {
+  return { code: 'RUN_INTERRUPTED', message: 'pivotbot stopped before this run finished; the slot is run again' };
+}
+
+/** What history shows: the user-safe message of our errors, never an unknown error's text. */
+function storedError(error: unknown): { code: string; message: string } {
+  if (error instanceof PivotbotError) return { code: error.code, message: error.userMessage };
+  return { code: 'RUN_FAILED', message: `unexpected ${toError(error).name}; details are in the bot's log` };
+}
