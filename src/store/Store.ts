@@ -62,15 +62,22 @@ export interface JobsRepository {
 export interface NewSubscription {
   report: string;
   channel: string;
-  /** Cron expression overriding the report's schedule. */
+  /** Cron expression overriding the report's schedule (older form of `cron`). */
   schedule?: string;
+  /** Its own daily time, `HH:MM`. */
+  at?: string;
+  /** Its own cron expression. */
+  cron?: string;
+  /** Zone of `at` / `cron`. */
+  timezone?: string;
   createdBy: string;
 }
 
 export interface SubscriptionsRepository {
   /**
    * Subscribes a channel to a report. One subscription per (report, channel): subscribing
-   * again updates the schedule override and returns `created: false`.
+   * again replaces its own timing (`schedule`, `at`, `cron`, `timezone`: what is not given is
+   * cleared) and returns `created: false`.
    */
   add(subscription: NewSubscription): Promise<{ subscription: Subscription; created: boolean }>;
   /** Removes the channel's subscription to the report; resolves to what was removed, if any. */

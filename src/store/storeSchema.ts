@@ -41,8 +41,17 @@ export const subscriptionSchema = z.object({
   id: text,
   report: text,
   channel: text,
-  /** Overrides the report's own schedule: a cron expression. */
+  /** Overrides the report's own schedule: a cron expression (written before `cron` existed; still read). */
   schedule: text.exactOptional(),
+  /** The subscription's own time, daily `HH:MM` (instead of the report's schedule). */
+  at: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM')
+    .exactOptional(),
+  /** The subscription's own cron expression (instead of the report's schedule). */
+  cron: text.exactOptional(),
+  /** IANA zone of the subscription's time (else the report's, else PIVOTBOT_TIMEZONE). */
+  timezone: text.exactOptional(),
   /** Slack user id of whoever subscribed. */
   createdBy: text,
   createdAt: timestamp,

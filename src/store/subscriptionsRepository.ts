@@ -2,6 +2,18 @@ import type { NewSubscription, SubscriptionsRepository } from './Store.js';
 import { checkRecord, type StoreContext } from './storeContext.js';
 import { type Subscription, subscriptionSchema } from './storeSchema.js';
 
+/** The fields that give a subscription its own schedule. */
+const TIMING = ['schedule', 'at', 'cron', 'timezone'] as const;
+
+function timingOf(input: NewSubscription): Partial<Pick<Subscription, (typeof TIMING)[number]>> {
+  const out: Partial<Pick<Subscription, (typeof TIMING)[number]>> = {};
+  for (const key of TIMING) {
+    const value = input[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
 /** Channel subscriptions to reports: at most one per (report, channel). */
 export function createSubscriptionsRepository(ctx: StoreContext): SubscriptionsRepository {
   const all = (): readonly Subscription[] => ctx.data().subscriptions;
@@ -12,7 +24,7 @@ export function createSubscriptionsRepository(ctx: StoreContext): SubscriptionsR
     async add(input: NewSubscription) {
       ctx.assertOpen();
       const existing = find(input.report, input.channel);
-      if (existing !== undefined && existing.schedule === input.schedule) {
+      if (existing !== undefined && TIMING.every((key) => existing[key] === input[key])) {
         return { subscription: existing, created: false };
       }
       return ctx.mutate((data) => {
@@ -23,7 +35,7 @@ export function createSubscriptionsRepository(ctx: StoreContext): SubscriptionsR
             id: existing?.id ?? ctx.newId('sub'),
             report: input.report,
             channel: input.channel,
-            ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
+            ...timingOf(input),
             createdBy: existing?.createdBy ?? input.createdBy,
             createdAt: existing?.createdAt ?? now,
             updatedAt: now,
