@@ -3,10 +3,11 @@
  * layout and text measuring on a canvas). In the bot that thread also handles Slack's events,
  * uploads files and polls jobs, so the bot hands views to this renderer instead.
  *
- * A process, not a worker thread: node-canvas is not safe in worker threads
- * (Automattic/node-canvas#1394). Terminating a worker while it draws aborts the whole process
- * (a N-API call fails into a C++ exception), and the last thread that used canvas exiting
- * crashes it with SIGSEGV. A child can be killed at any moment.
+ * A process, not a worker thread. Skia (`@napi-rs/canvas`) is safe in worker threads, so this is
+ * a choice, measured by bench/render: a worker would save little (176 against 192 MiB resident
+ * after a burst of 50 digest charts; the bot thread's loop delay is the same), and a process keeps
+ * what a native library can do wrong (a crash, a native leak) out of the bot: it can be killed at
+ * any moment and replaced.
  *
  * A child that dies or hangs fails the renders it had (the caller posts without a chart) and is
  * replaced on the next render.
@@ -75,6 +76,11 @@ export class ChartProcessRenderer implements ViewChartRenderer {
   /** How many renders are waiting for the process. */
   get pending(): number {
     return this.#pending.size;
+  }
+
+  /** The running chart process's pid, if one runs (benchmarks read its memory). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
   }
 
   /** How many chart processes were started so far (a replaced one counts again). */

@@ -2,13 +2,14 @@
  * Chart.js configurations → PNG, in process, on Skia (`@napi-rs/canvas`, shipped as npm platform
  * packages: nothing to compile, nothing to install). The project's own fonts are registered once,
  * so output is identical on every machine; the background is white (a transparent PNG looks
- * broken in Slack's dark mode). Drawing is synchronous and each render has a canvas of its own,
- * so concurrent renders cannot disturb each other; the PNG is compressed off the main thread.
+ * broken in Slack's dark mode). A render draws and encodes synchronously, start to end, so renders
+ * share one canvas per size without disturbing each other.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { Chart, type ChartConfiguration, registerables } from 'chart.js';
 import type { ReportView } from '../reports/ReportView.js';
 import { buildChartConfig } from './buildChartConfig.js';
@@ -110,6 +111,8 @@ export interface ChartRendererOptions {
  */
 export class ChartRenderer implements ViewChartRenderer {
   readonly #fontDir: string | undefined;
+  readonly #canvases = new Map<string, Canvas>();
+  #last: Promise<void> = Promise.resolve();
 
   constructor(options: ChartRendererOptions = {}) {
     this.#fontDir = options.fontDir;
@@ -125,11 +128,22 @@ export class ChartRenderer implements ViewChartRenderer {
     return this.renderConfig(spec.config, spec.width, spec.height);
   }
 
-  /** A PNG of any Chart.js configuration at a logical size (benchmarks use it directly). */
+  /**
+   * A PNG of any Chart.js configuration at a logical size (benchmarks use it directly). Renders
+   * run one after another, each in a turn of the event loop of its own (see #renderNow).
+   */
   renderConfig(config: AnyChartConfig, width: number, height: number): Promise<Buffer> {
+    const next = this.#last.then(() => this.#renderNow(config, width, height));
+    this.#last = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  async #renderNow(config: AnyChartConfig, width: number, height: number): Promise<Buffer> {
     prepareChartJs(this.#fontDir);
-    // Chart.js takes the logical size from the canvas and scales it by the ratio before drawing.
-    const canvas = createCanvas(width, height);
+    const canvas = this.#canvas(width, height);
     // Chart.js writes to the options it is given; hand it a copy.
     const own = {
       ...config,
@@ -137,12 +151,37 @@ export class ChartRenderer implements ViewChartRenderer {
       plugins: [...(config.plugins ?? []), WHITE_BACKGROUND],
     } as ChartConfiguration;
     const chart = new Chart(canvas as unknown as ConstructorParameters<typeof Chart>[0], own);
+    let png: Buffer;
     try {
-      const pixels = canvas.data();
-      return encodeOpaquePng(pixels, canvas.width, canvas.height);
+      png = encodeOpaquePng(canvas.data(), canvas.width, canvas.height);
     } finally {
       chart.destroy();
     }
+    // The pixel copy is native memory freed by a finaliser that runs only when the event loop
+    // turns; a burst of renders in one turn would hold every copy (3 MB per digest chart).
+    await setImmediate();
+    return png;
+  }
+
+  /** How many canvases exist: one per distinct size rendered so far. */
+  get canvasCount(): number {
+    return this.#canvases.size;
+  }
+
+  /**
+   * The canvas for this size, set to the logical size: Chart.js reads it from the canvas and
+   * scales it by the pixel ratio before drawing (which replaces the pixels of the last chart).
+   */
+  #canvas(width: number, height: number): Canvas {
+    const key = `${width}x${height}`;
+    let canvas = this.#canvases.get(key);
+    if (!canvas) {
+      canvas = createCanvas(width, height);
+      this.#canvases.set(key, canvas);
+    }
+    canvas.width = width;
+    canvas.height = height;
+    return canvas;
   }
 }
 

@@ -21,6 +21,7 @@ describe('ChartRenderer under concurrent renders', () => {
     const alone: Buffer[] = [];
     for (const c of configs) alone.push(await renderer.renderConfig(c, 400, 200));
     const together = await Promise.all(configs.map((c) => renderer.renderConfig(c, 400, 200)));
+    expect(renderer.canvasCount).toBe(1);
     together.forEach((png, i) => {
       expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
       expect(png.equals(alone[i] as Buffer)).toBe(true);
