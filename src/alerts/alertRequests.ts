@@ -1,0 +1,125 @@
+/**
+ * The Reporting Service requests a rule needs besides the report's own: the comparison period of
+ * a change rule (when the report compares with another period, or none), and the baseline periods
+ * of an anomaly rule. Ranges come from the report's compiled range, shifted the way
+ * `previousRange` shifts it, so alerts and digests agree on what "yesterday" is.
+ */
+import { UserInputError } from '../core/index.js';
+import type { PivotRequest } from '../reporting/index.js';
+import {
+  type AlertRule,
+  type CompiledReport,
+  canonicalMetric,
+  compileReport,
+  isoInZone,
+  outputKeys,
+  previousRange,
+  type ReportDefinition,
+  type ResolvedRange,
+  resolveKey,
+  wallClock,
+  wallToEpoch,
+} from '../reports/index.js';
+
+const DAY_MS = 86_400_000;
+
+export interface PeriodRequest {
+  /** Inclusive start and exclusive end, ISO 8601 with offset. */
+  from: string;
+  to: string;
+  request: PivotRequest;
+}
+
+export interface AlertRequests {
+  compiled: CompiledReport;
+  /** The report's request, with the rule's metric added when the query lacks it. */
+  current: PivotRequest;
+  /** Change rules whose comparison the report does not fetch itself. */
+  comparison?: PeriodRequest;
+  /** Anomaly rules: the baseline periods, most recent first. */
+  history?: PeriodRequest[];
+}
+
+export interface AlertRequestOptions {
+  now: Date;
+  /** PIVOTBOT_TIMEZONE, for reports that name no zone. */
+  defaultTimeZone?: string;
+}
+
+/**
+ * The requests for the current period and, for an anomaly rule, the same weekday of each of the
+ * previous `weeks` weeks (`same_weekday`), or the same hours on each of the previous `weeks × 7`
+ * days (`same_hour`). Undefined `history` for other rules.
+ *
+ * @example const { current, history } = anomalyRequests(report, rule, { now, defaultTimeZone: 'UTC' });
+ */
+export function anomalyRequests(
+  report: { definition: ReportDefinition },
+  rule: AlertRule,
+  options: AlertRequestOptions,
+): AlertRequests {
+  return alertRequests(report, rule, options);
+}
+
+/**
+ * Every request a rule needs: see `anomalyRequests`; for change rules, the comparison period
+ * when the report's own (`present.compare`) is not of the rule's kind.
+ *
+ * @example const { current, comparison } = alertRequests(report, rule, { now });
+ */
+export function alertRequests(
+  report: { definition: ReportDefinition },
+  rule: AlertRule,
+  options: AlertRequestOptions,
+): AlertRequests {
+  const compiled = compileReport(report.definition, {
+    now: options.now,
+    ...(options.defaultTimeZone !== undefined ? { defaultTimeZone: options.defaultTimeZone } : {}),
+  });
+  const base = compiled.request;
+  if (base === undefined) {
+    throw new UserInputError(
+      'ALERT_NO_QUERY',
+      'This report has no pivot query (postbacks only): alert rules need its metrics.',
+    );
+  }
+  const current = withRuleMetric(base, rule);
+  const out: AlertRequests = { compiled, current };
+  const period = (range: Pick<ResolvedRange, 'from' | 'to'>): PeriodRequest => ({
+    from: range.from,
+    to: range.to,
+    request: { ...current, from: range.from, to: range.to },
+  });
+  if (rule.change && compiled.comparison?.kind !== rule.change.vs) {
+    out.comparison = period(previousRange(compiled.range, rule.change.vs));
+  }
+  if (rule.anomaly) {
+    const history: PeriodRequest[] = [];
+    if (rule.anomaly.baseline === 'same_weekday') {
+      let range = compiled.range;
+      for (let week = 1; week <= rule.anomaly.weeks; week++) {
+        range = previousRange(range, 'same_period_last_week');
+        history.push(period(range));
+      }
+    } else {
+      for (let day = 1; day <= rule.anomaly.weeks * 7; day++) history.push(period(daysEarlier(compiled.range, day)));
+    }
+    out.history = history;
+  }
+  return out;
+}
+
+/** The same wall-clock span `days` days earlier (23- and 25-hour days keep their local hours). */
+function daysEarlier(range: ResolvedRange, days: number): Pick<ResolvedRange, 'from' | 'to'> {
+  const zone = range.timezone;
+  const shift = (ms: number) => isoInZone(wallToEpoch(wallClock(ms, zone) - days * DAY_MS, zone), zone);
+  return { from: shift(range.fromMs), to: shift(range.toMs) };
+}
+
+/** A metric written with arguments on the rule only (not in the query) is fetched for it. */
+function withRuleMetric(request: PivotRequest, rule: AlertRule): PivotRequest {
+  if (typeof rule.metric === 'string') return request;
+  const key = rule.metric.as ?? rule.metric.name;
+  if (resolveKey(key, outputKeys(request).metrics) !== undefined) return request;
+  return { ...request, metrics: [...request.metrics, canonicalMetric(rule.metric)] };
+}

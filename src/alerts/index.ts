@@ -1,0 +1,36 @@
+// Alert rules at work: per-entity evaluation (thresholds, percent change, robust anomaly scores), the incident state machine, ack/snooze, and the facts of alert summaries.
+export {
+  type AlertRequestOptions,
+  type AlertRequests,
+  alertRequests,
+  anomalyRequests,
+  type PeriodRequest,
+} from './alertRequests.js';
+export {
+  type AnomalyScore,
+  anomalyScore,
+  MAD_TO_SIGMA,
+  MIN_BASELINE,
+  MIN_RELATIVE_SPREAD,
+  median,
+} from './anomalyScore.js';
+export {
+  durationMs,
+  type EvaluateInput,
+  evaluateRule,
+  incidentId,
+  REOPEN_WINDOW_MS,
+  ruleKey,
+  VALUES_KEPT,
+} from './evaluateRule.js';
+export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incidentActions.js';
+export { anomalyDirection } from './judge.js';
+export { type Observation, observeEntities, type PeriodRows, ruleMetricKey, TOTAL_KEY } from './observeEntities.js';
+export {
+  type AlertsSummary,
+  type OpenIncident,
+  type RuleStatus,
+  type SummaryInput,
+  summarizeAlerts,
+} from './summarizeAlerts.js';
+export type * from './types.js';

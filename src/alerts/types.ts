@@ -1,0 +1,77 @@
+/** The shapes the alert core exchanges: a rule's state in, transitions and the next state out. */
+import type { AlertRule } from '../reports/index.js';
+import type { AlertEvaluation, AlertIncident } from '../store/index.js';
+
+/** What the store holds for one rule: its incidents (any order) and its last evaluation, if any. */
+export interface RuleState {
+  incidents: readonly AlertIncident[];
+  evaluation?: AlertEvaluation;
+}
+
+export type TransitionKind = 'open' | 'remind' | 'bigMove' | 'resolve' | 'reopen';
+
+/** What the value was held against, for messages. */
+export type ConditionFacts =
+  | { kind: 'above' | 'below'; threshold: number; recovery: number }
+  | {
+      kind: 'change';
+      vs: NonNullable<AlertRule['change']>['vs'];
+      /** Triggers as fractions (0.3 = +30 %). */
+      above?: number;
+      below?: number;
+      recovery?: number;
+      /** The comparison period's value and the relative change now. */
+      comparisonValue: number | null;
+      percent: number;
+    }
+  | {
+      kind: 'anomaly';
+      baseline: NonNullable<AlertRule['anomaly']>['baseline'];
+      weeks: number;
+      sensitivity: number;
+      direction: 'up' | 'down' | 'any';
+      median: number;
+      low: number;
+      high: number;
+      score: number;
+    };
+
+/** One change of an incident that the thread should hear about (or record silently: `notify: false`). */
+export interface AlertTransition {
+  kind: TransitionKind;
+  reportId: string;
+  ruleId: string;
+  ruleName: string;
+  severity: AlertRule['severity'];
+  entityKey: string;
+  entityLabel: string;
+  /** The incident after the transition (its id names the thread). */
+  incident: AlertIncident;
+  /** The metric's value now. */
+  value: number;
+  condition: ConditionFacts;
+  /** When the incident (re)opened; for `resolve`, how long it lasted. */
+  openedAt: string;
+  durationMs?: number;
+  /** Reminders and large moves: the value at the previous evaluation. */
+  previousValue?: number;
+  /** False while snoozed: the store changes, the thread is not told (the parent may still be edited). */
+  notify: boolean;
+}
+
+export type SkipReason = 'below_volume' | 'no_value' | 'no_comparison' | 'no_baseline' | 'not_in_rows' | 'no_metric';
+
+/** An entity the evaluation could not judge; it neither opened nor resolved anything. */
+export interface SkippedEntity {
+  entityKey: string;
+  entityLabel: string;
+  reason: SkipReason;
+  detail: string;
+}
+
+export interface RuleEvaluation {
+  transitions: AlertTransition[];
+  /** Exactly what `store.incidents.applyEvaluation` takes: one write for the whole evaluation. */
+  nextState: { evaluation: AlertEvaluation; incidents: AlertIncident[] };
+  skipped: SkippedEntity[];
+}
