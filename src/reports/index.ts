@@ -40,6 +40,6 @@ export {
   type ReportSchedule,
   reportSchema,
 } from './schema.js';
-export { timeZoneProblem } from './timeZoneNames.js';
+export { normalizeTimeZone, timeZoneProblem } from './timeZoneNames.js';
 export { asyncable, toAsyncRequest } from './toAsyncRequest.js';
 export { canonicalTimeZone, isoInZone, isTimeZone, offsetAt, wallClock, wallToEpoch } from './zonedTime.js';

@@ -1,5 +1,5 @@
 import { didYouMean, suggest } from '../core/index.js';
-import { isTimeZone } from './zonedTime.js';
+import { canonicalTimeZone, isTimeZone } from './zonedTime.js';
 
 let names: readonly string[] | undefined;
 
@@ -30,4 +30,22 @@ export function timeZoneProblem(zone: string): { message: string; suggestions: s
     message: `"${zone}" is not an IANA time zone (like Europe/Berlin or UTC).${didYouMean(suggestions)}`,
     suggestions,
   };
+}
+
+/**
+ * A zone as it should be shown: as written when it is valid and cased (`Asia/Kolkata` stays, though
+ * this runtime's ICU calls it `Asia/Calcutta`), else the runtime's spelling of what was typed in
+ * any case (`europe/berlin` → `Europe/Berlin`); `undefined` when it is not a zone.
+ *
+ * @example normalizeTimeZone('america/sao_paulo') // 'America/Sao_Paulo'
+ */
+export function normalizeTimeZone(zone: string): string | undefined {
+  const typed = zone.trim();
+  if (!isTimeZone(typed)) return undefined;
+  const lower = typed.toLowerCase();
+  const listed = zoneNames().find((z) => z.toLowerCase() === lower);
+  if (listed) return listed;
+  if (typed !== lower) return typed;
+  const titled = lower.replace(/(^|[/_-])([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
+  return isTimeZone(titled) ? titled : (canonicalTimeZone(typed) ?? typed);
 }

@@ -10,6 +10,7 @@ export {
 } from './createScheduler.js';
 export { durationMs, formatDuration } from './durations.js';
 export { fireInstants, firesBetween, nextFires, specCron } from './fireTimes.js';
+export { listSchedules, type ScheduleDefaults } from './listSchedules.js';
 export { type CatchUpOptions, type CatchUpPlan, ON_TIME_MS, planCatchUp } from './planCatchUp.js';
 export { type RetryDecision, retryAction } from './retryAction.js';
 export { parseRunKey, runKey } from './runKey.js';

@@ -1,0 +1,153 @@
+import { didYouMean, PivotbotError, suggest } from '../core/index.js';
+import {
+  type LoadedReport,
+  type LoadedReports,
+  normalizeTimeZone,
+  type ReportSchedule,
+  timeZoneProblem,
+} from '../reports/index.js';
+import type { Subscription } from '../store/index.js';
+import { durationMs } from './durations.js';
+import { specCron } from './fireTimes.js';
+import {
+  DEFAULT_CATCH_UP_MS,
+  DEFAULT_RETRY,
+  type ScheduleList,
+  type ScheduleProblem,
+  type ScheduleSpec,
+} from './ScheduleSpec.js';
+
+export interface ScheduleDefaults {
+  /** `PIVOTBOT_TIMEZONE`, for schedules and reports that name no zone. */
+  timezone: string;
+}
+
+type Timing = Pick<ScheduleSpec, 'cron' | 'at' | 'days'>;
+
+/**
+ * Every schedule to run: one per (report with `schedule` and `deliver.channels`, channel), and one
+ * per subscription, with its own time or else its report's. A schedule's zone is its own, else
+ * its report's (`schedule.timezone`, then `query.timezone`), else `defaults.timezone`. What cannot
+ * run (a broken report file, a subscription to a report that is gone or has no schedule, a bad
+ * cron or zone) comes back as a problem to show, never silently dropped.
+ *
+ * @example listSchedules(await loadReports(dir, { now }), store.subscriptions.list(), { timezone: config.timezone })
+ * // { schedules: [{ id: 'report:daily-kpi:#ua:09:00 weekdays@America/Sao_Paulo', … }], problems: [] }
+ */
+export function listSchedules(
+  reports: Pick<LoadedReports, 'reports' | 'broken'>,
+  subscriptions: readonly Subscription[],
+  defaults: ScheduleDefaults,
+): ScheduleList {
+  const schedules: ScheduleSpec[] = [];
+  const problems: ScheduleProblem[] = [];
+  const byId = new Map(reports.reports.map((r) => [r.id, r]));
+
+  for (const id of reports.broken) {
+    problems.push({
+      source: 'report',
+      report: id,
+      message: 'the report file has errors, so its schedules are paused until it is fixed (see pivotbot validate)',
+    });
+  }
+
+  for (const report of reports.reports) {
+    const schedule = report.definition.schedule;
+    if (!schedule) continue;
+    for (const channel of report.definition.deliver?.channels ?? []) {
+      const built = build(report, schedule, ownTiming(schedule), reportZone(report, defaults), {
+        source: 'report',
+        report: report.id,
+        channel,
+      });
+      if ('message' in built) problems.push(built);
+      else schedules.push(built);
+    }
+  }
+
+  for (const subscription of subscriptions) {
+    const where = {
+      source: 'subscription' as const,
+      report: subscription.report,
+      channel: subscription.channel,
+      subscriptionId: subscription.id,
+    };
+    const report = byId.get(subscription.report);
+    if (!report) {
+      if (reports.broken.includes(subscription.report)) continue; // reported once above
+      const suggestions = suggest(subscription.report, byId.keys());
+      problems.push({ ...where, message: `there is no report "${subscription.report}".${didYouMean(suggestions)}` });
+      continue;
+    }
+    const cron = subscription.cron ?? subscription.schedule;
+    const own: Timing | undefined = cron ? { cron } : subscription.at ? { at: subscription.at } : undefined;
+    const schedule = report.definition.schedule;
+    const timing = own ?? (schedule ? ownTiming(schedule) : undefined);
+    if (!timing) {
+      problems.push({
+        ...where,
+        message: `report "${report.id}" has no schedule and the subscription names no time; subscribe again with "at HH:MM" or "cron …"`,
+      });
+      continue;
+    }
+    const zone = subscription.timezone ?? reportZone(report, defaults);
+    const built = build(report, schedule, timing, zone, where);
+    if ('message' in built) problems.push(built);
+    else schedules.push(built);
+  }
+  return { schedules, problems };
+}
+
+function ownTiming(schedule: ReportSchedule): Timing {
+  if (schedule.cron !== undefined) return { cron: schedule.cron };
+  return { at: schedule.at ?? '', ...(schedule.days === undefined ? {} : { days: schedule.days }) };
+}
+
+function reportZone(report: LoadedReport, defaults: ScheduleDefaults): string {
+  return report.definition.schedule?.timezone ?? report.definition.query.timezone ?? defaults.timezone;
+}
+
+function build(
+  report: LoadedReport,
+  schedule: ReportSchedule | undefined,
+  timing: Timing,
+  zone: string,
+  where: Omit<ScheduleProblem, 'message'>,
+): ScheduleSpec | ScheduleProblem {
+  const timezone = normalizeTimeZone(zone);
+  if (timezone === undefined) return { ...where, message: timeZoneProblem(zone)?.message ?? `bad zone "${zone}"` };
+  try {
+    specCron(timing);
+  } catch (error) {
+    if (error instanceof PivotbotError) return { ...where, message: error.message };
+    throw error;
+  }
+  const days = Array.isArray(timing.days) ? timing.days.join(',') : (timing.days ?? 'daily');
+  const text = timing.cron ?? `${timing.at} ${days}`;
+  const id =
+    where.source === 'subscription'
+      ? `subscription:${where.subscriptionId}:${text}@${timezone}`
+      : `report:${report.id}:${where.channel}:${text}@${timezone}`;
+  return {
+    id,
+    report: report.id,
+    channel: where.channel ?? '',
+    source: where.source,
+    ...(where.subscriptionId === undefined ? {} : { subscriptionId: where.subscriptionId }),
+    timezone,
+    ...timing,
+    catchUp: !schedule ? DEFAULT_CATCH_UP_MS : schedule.catchUp === 'none' ? null : durationMs(schedule.catchUp),
+    retry: schedule
+      ? { attempts: schedule.retry.attempts, backoffMs: durationMs(schedule.retry.backoff) }
+      : { ...DEFAULT_RETRY },
+    ...(schedule?.waitForData
+      ? {
+          waitForData: {
+            metric: schedule.waitForData.metric,
+            minShare: schedule.waitForData.minShare,
+            waitMs: durationMs(schedule.waitForData.wait),
+          },
+        }
+      : {}),
+  };
+}
