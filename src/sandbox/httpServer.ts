@@ -1,6 +1,7 @@
 /**
  * The sandbox's HTTP surface on node:http: the form-encoded token endpoint, the GraphQL endpoint
- * (`/graphql` and `/v1/graphql`, bearer token required) and signed CSV downloads. Error bodies
+ * (`/graphql` and `/v1/graphql`, bearer token required), signed CSV downloads and the faults
+ * control (`/sandbox/faults`, faultsRoute.ts). Error bodies
  * follow the real service: `{"error":{"message":…}}` from auth, `{"error":"…"}` from the API.
  */
 import { createReadStream } from 'node:fs';
@@ -11,6 +12,7 @@ import { execute, type GraphQLSchema, parse, validate } from 'graphql';
 import type { Logger } from '../core/index.js';
 import type { AsyncJobRunner } from './asyncJobs.js';
 import type { Faults } from './faults.js';
+import { FAULTS_PATH, type FaultsControl, faultsRoute } from './faultsRoute.js';
 import type { UrlSigner } from './signedUrl.js';
 import type { TokenService } from './tokenService.js';
 
@@ -24,6 +26,8 @@ export interface HttpDeps {
   takeForcedFailure: () => boolean;
   random: () => number;
   log: Logger;
+  /** Serves `GET`/`PUT /sandbox/faults` when given. */
+  control?: FaultsControl;
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -205,6 +209,7 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
       }
       if (url.pathname.startsWith('/v1/files/') && req.method === 'GET') return fileEndpoint(url, res, deps);
       if (url.pathname === '/health') return send(res, 200, { ok: true });
+      if (url.pathname === FAULTS_PATH && deps.control) return faultsRoute(req, res, deps.control, send);
       return send(res, 404, { error: 'Not found.' });
     };
     route().catch((error: unknown) => {

@@ -1,6 +1,8 @@
 /** `pivotbot sandbox`: starts the sandbox, prints friendly text and one JSON ready line, stops on SIGINT/SIGTERM. */
 import { ConfigError } from '../core/index.js';
 import type { Scale } from './data/generate.js';
+import { type Faults, parseFaultsJson } from './faults.js';
+import { FAULTS_PATH } from './faultsRoute.js';
 import { type RunningSandbox, startSandbox } from './startSandbox.js';
 
 export interface SandboxCommandOptions {
@@ -9,6 +11,8 @@ export interface SandboxCommandOptions {
   seed?: string | number;
   clientId?: string;
   clientSecret?: string;
+  /** JSON of `startSandbox` fault knobs, e.g. `{"http5xxRate":0.2,"latencyMs":300}`. */
+  faults?: string;
 }
 
 export interface SandboxCommandIo {
@@ -29,6 +33,7 @@ export function parseSandboxOptions(options: SandboxCommandOptions): {
   seed: number;
   clientId: string;
   clientSecret: string;
+  faults: Partial<Faults>;
 } {
   const problems: string[] = [];
   const port = Number(options.port ?? 4010);
@@ -44,8 +49,14 @@ export function parseSandboxOptions(options: SandboxCommandOptions): {
   const clientSecret = options.clientSecret ?? 'sandbox-secret';
   if (clientId === '') problems.push('--client-id: must not be empty');
   if (clientSecret === '') problems.push('--client-secret: must not be empty');
+  const faults = options.faults === undefined ? { update: {}, problems: [] } : parseFaultsJson(options.faults);
+  problems.push(...faults.problems.map((p) => `--faults: ${p}`));
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, scale, seed, clientId, clientSecret };
+  return { port, scale, seed, clientId, clientSecret, faults: faults.update };
+}
+
+function describeFaults(faults: Partial<Faults>): string {
+  return Object.keys(faults).length === 0 ? 'none' : JSON.stringify(faults);
 }
 
 function signals(): Promise<void> {
@@ -77,6 +88,7 @@ export async function runSandboxCommand(options: SandboxCommandOptions, io: Sand
       `  token:   POST ${sandbox.authUrl} (form-encoded client_credentials)`,
       `  graphql: POST ${sandbox.graphqlUrl} (also ${sandbox.baseUrl}/graphql)`,
       `  client:  ${sandbox.clientId} / ${'*'.repeat(Math.min(8, sandbox.clientSecret.length))}`,
+      `  faults:  ${describeFaults(parsed.faults)}; GET/PUT ${sandbox.baseUrl}${FAULTS_PATH} (loopback, Bearer <client secret>)`,
       `  data:    ${g.factRows.toLocaleString('en-US')} fact rows, ${g.dataStart.toISOString().slice(0, 10)} to ${g.dataEnd.toISOString().slice(0, 13)}:00Z, generated in ${(g.millis / 1000).toFixed(1)} s`,
       '  Stop with Ctrl-C.',
       '',

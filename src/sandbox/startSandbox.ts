@@ -47,6 +47,11 @@ export interface RunningSandbox {
   faults(): Faults;
   /** Changes faults at run time (rates 0..1); returns the faults now in force. */
   setFaults(update: Partial<Faults>): Faults;
+  /**
+   * Replaces every fault (knobs left out go back to their defaults), as `PUT {baseUrl}/sandbox/faults`
+   * does from another process; returns the faults now in force.
+   */
+  replaceFaults(update: Partial<Faults>): Faults;
   resetFaults(): Faults;
   /** Adds a client pair; returns its user id. */
   addClient(clientId: string, clientSecret: string): number;
@@ -105,6 +110,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       signedUrl: (path) => `${baseUrl}${path}?${signer.sign(path, faults.urlTtlSeconds)}`,
     });
     const schema = buildSandboxSchema(resolvers);
+    const replaceFaults = (update: Partial<Faults>): Faults => {
+      faults = mergeFaults(DEFAULT_FAULTS, update);
+      log.info({ faults: update }, 'sandbox faults replaced');
+      return faults;
+    };
     const server = createServer(
       createHttpHandler({
         schema,
@@ -119,6 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         },
         random,
         log,
+        control: { clientSecret, faults: () => faults, replaceFaults },
       }),
     );
     server.keepAliveTimeout = 1000;
@@ -144,6 +155,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         faults = mergeFaults(faults, update);
         return faults;
       },
+      replaceFaults,
       resetFaults() {
         faults = mergeFaults(DEFAULT_FAULTS, {});
         return faults;

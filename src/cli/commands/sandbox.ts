@@ -12,6 +12,10 @@ export function registerSandbox(program: Command, io: CliIo): void {
     .option('--seed <n>', 'seed of the synthetic data', '1')
     .option('--client-id <id>', 'OAuth client id', 'sandbox')
     .option('--client-secret <secret>', 'OAuth client secret', 'sandbox-secret')
+    .option(
+      '--faults <json>',
+      'faults from the start, e.g. \'{"http5xxRate":0.2,"latencyMs":300}\' (change them later with PUT /sandbox/faults)',
+    )
     .action(async (options: Record<string, string>) => {
       const code = await runSandboxCommand(options, io);
       if (code !== 0) throw new CommandExit(code);
