@@ -40,6 +40,8 @@ export interface HavingAst extends Span {
 export interface OrderAst {
   key: Located<string>;
   desc?: boolean;
+  /** "best 5 campaigns by cpi": the direction follows the metric's polarity (low CPI is best). */
+  rank?: 'best' | 'worst';
 }
 
 export interface AdhocAst {
@@ -58,6 +60,8 @@ export interface AdhocAst {
   mode?: 'sync' | 'async';
   channel?: Located<'mobile' | 'ctv' | 'all'>;
   compare?: Located<'previous_period' | 'same_period_last_week'>;
+  /** The range "WoW", "DoD" or "MoM" imply when no range is written (`last_7_days`…). */
+  defaultRange?: string;
 }
 
 /** `run daily-kpi last_7_days` */

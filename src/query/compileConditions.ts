@@ -2,7 +2,10 @@
 import { didYouMean, suggest } from '../core/index.js';
 import { getEnum, type InputValue } from '../reporting/index.js';
 import { findInputField, inputFieldNames, type ReportDefinition } from '../reports/index.js';
-import type { AdhocAst, Located } from './ast.js';
+import type { AdhocAst, ConditionAst, Located } from './ast.js';
+import { countryCodeOf } from './countries.js';
+import type { GlossaryIndex } from './GlossaryIndex.js';
+import { ID_FILTERS } from './glossary.js';
 import { QueryError } from './QueryError.js';
 
 export function checkEnum(type: string, value: Located<string | number | boolean>): string | number | boolean {
@@ -18,10 +21,10 @@ export function checkEnum(type: string, value: Located<string | number | boolean
   );
 }
 
-export function filterOf(ast: AdhocAst): Record<string, InputValue> {
+export function filterOf(ast: AdhocAst, glossary: GlossaryIndex): Record<string, InputValue> {
   const filter: Record<string, Record<string, InputValue> | InputValue> = {};
   for (const cond of ast.where) {
-    const field = findInputField('Filter', cond.field.value);
+    const field = findInputField('Filter', filterFieldOf(cond, glossary));
     if (!field) {
       const names = inputFieldNames('Filter');
       const suggestions = suggest(cond.field.value, names);
@@ -32,7 +35,7 @@ export function filterOf(ast: AdhocAst): Record<string, InputValue> {
       );
     }
     const operandType = field.type === 'Boolean' ? 'Boolean' : (findInputField(field.type, 'equals')?.type ?? 'String');
-    const values = cond.values.map((v) => operand(operandType, v));
+    const values = cond.values.map((v) => (field.name === 'countryCode' ? country(v) : operand(operandType, v)));
     if (field.type === 'Boolean') {
       if (cond.op !== '=' || values.length !== 1) throw QueryError.at(cond, `${field.name} takes = true or = false.`);
       filter[field.name] = values[0] as InputValue;
@@ -50,6 +53,30 @@ export function filterOf(ast: AdhocAst): Record<string, InputValue> {
     };
   }
   return filter as Record<string, InputValue>;
+}
+
+/**
+ * The Filter field of a condition: its name, or what a glossary word means ("country" →
+ * countryCode; "campaign" → campaignId when the values are ids, as names are not filter fields).
+ */
+function filterFieldOf(cond: ConditionAst, glossary: GlossaryIndex): string {
+  const written = cond.field.value;
+  if (findInputField('Filter', written)) return written;
+  const numeric = cond.values.every((v) => typeof v.value === 'number');
+  const means = glossary.lookup(written)?.means;
+  const idField = ID_FILTERS[written.toLowerCase().replace(/\s+/g, '')];
+  if (numeric && idField) return idField;
+  if (means?.kind !== 'dimension') return written;
+  if (numeric && means.idFilter) return means.idFilter;
+  return means.dimension;
+}
+
+/** A country as typed ("Brazil", "br", "US") as its ISO2 code. */
+function country(value: Located<string | number | boolean>): string {
+  const code = countryCodeOf(String(value.value));
+  if (!code)
+    throw QueryError.at(value, `"${value.value}" is not a country; write its ISO2 code (BR) or its name (Brazil).`);
+  return code;
 }
 
 function operand(type: string, value: Located<string | number | boolean>): InputValue {

@@ -1,12 +1,5 @@
-import { didYouMean, PivotbotError, suggest } from '../core/index.js';
-import {
-  collectPivotProblems,
-  DIMENSIONS,
-  findDimension,
-  findMetric,
-  findMetricArgument,
-  METRICS,
-} from '../reporting/index.js';
+import { didYouMean, editDistance, PivotbotError, suggest } from '../core/index.js';
+import { collectPivotProblems, findDimension, findMetric, findMetricArgument, getMetric } from '../reporting/index.js';
 import {
   type CompiledReport,
   canonicalTimeZone,
@@ -16,8 +9,11 @@ import {
   resolveRange,
   segments,
 } from '../reports/index.js';
-import type { AdhocAst, FieldAst, Located, PostbacksAst, QueryAst, Span } from './ast.js';
+import type { AdhocAst, FieldAst, Located, OrderAst, PostbacksAst, QueryAst, Span } from './ast.js';
 import { checkEnum, cleanupOf, filterOf } from './compileConditions.js';
+import { concrete } from './concreteRange.js';
+import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
+import { meaningOf } from './meaningOf.js';
 import { CLAUSE_WORDS, parseQuery } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
 
@@ -25,6 +21,8 @@ export interface QueryOptions {
   now: Date;
   /** Zone of the range when the query names none (PIVOTBOT_TIMEZONE); default UTC. */
   defaultTimeZone?: string;
+  /** The glossary with the workspace's words (`reports/glossary.yaml`); default the built-in one. */
+  glossary?: GlossaryIndex;
 }
 
 /** An ad-hoc or postbacks query, compiled: a definition `runReport` can run, and its requests. */
@@ -53,7 +51,7 @@ const RANGE_WORDS = ['yesterday', 'today', 'last', 'this', 'from', 'on'];
  * @example compileQuery('spend installs by countryCode yesterday', { now: new Date() }).compiled.request
  */
 export function compileQuery(text: string, options: QueryOptions): CompiledQuery | RunCommand {
-  const ast = parseQuery(text);
+  const ast = parseQuery(text, options.glossary ?? defaultGlossary());
   try {
     return compileAst(ast, text, options);
   } catch (error) {
@@ -63,16 +61,23 @@ export function compileQuery(text: string, options: QueryOptions): CompiledQuery
 }
 
 function compileAst(ast: QueryAst, text: string, options: QueryOptions): CompiledQuery | RunCommand {
+  const glossary = options.glossary ?? defaultGlossary();
   if (ast.kind === 'run') {
     const run: RunCommand = { kind: 'run', report: ast.report };
     if (ast.range) {
-      checkRange(ast.range, options.defaultTimeZone ?? 'UTC', options.now);
-      run.range = ast.range.value;
+      const zone = options.defaultTimeZone ?? 'UTC';
+      run.range = concrete(ast.range, zone, options.now);
+      checkRange({ ...ast.range, value: run.range }, zone, options.now);
     }
     return run;
   }
-  const definition = ast.kind === 'postbacks' ? postbacksDefinition(ast, text) : adhocDefinition(ast, text);
-  if (ast.range) checkRange(ast.range, definition.query.timezone ?? options.defaultTimeZone ?? 'UTC', options.now);
+  const definition = ast.kind === 'postbacks' ? postbacksDefinition(ast, text) : adhocDefinition(ast, text, glossary);
+  const range = ast.range;
+  if (range) {
+    const zone = definition.query.timezone ?? options.defaultTimeZone ?? 'UTC';
+    definition.query.range = concrete(range, zone, options.now);
+    checkRange({ ...range, value: definition.query.range }, zone, options.now);
+  }
   let compiled: CompiledReport;
   try {
     compiled = compileReport(definition, options);
@@ -88,9 +93,9 @@ function compileAst(ast: QueryAst, text: string, options: QueryOptions): Compile
   return { kind: ast.kind, definition, compiled, csv: ast.kind === 'adhoc' && ast.csv };
 }
 
-function adhocDefinition(ast: AdhocAst, text: string): ReportDefinition {
-  const metrics = ast.metrics.map((m) => metricSpec(m));
-  const dimensions = ast.dimensions.map((d) => dimensionSpec(d));
+function adhocDefinition(ast: AdhocAst, text: string, glossary: GlossaryIndex): ReportDefinition {
+  const metrics = ast.metrics.map((m) => metricSpec(m, glossary));
+  const dimensions = ast.dimensions.map((d) => dimensionSpec(d, glossary));
   const keys = new Map<string, Span>();
   for (const [field, spec] of [
     ...ast.dimensions.map((f, i) => [f, dimensions[i]] as const),
@@ -105,26 +110,20 @@ function adhocDefinition(ast: AdhocAst, text: string): ReportDefinition {
       );
     keys.set(key, field);
   }
-  const query: ReportDefinition['query'] = { dimensions, metrics, range: ast.range?.value ?? 'yesterday' };
+  const query: ReportDefinition['query'] = {
+    dimensions,
+    metrics,
+    range: ast.range?.value ?? ast.defaultRange ?? 'yesterday',
+  };
   if (ast.timezone) query.timezone = zone(ast.timezone);
-  if (ast.where.length > 0) query.filter = filterOf(ast) as NonNullable<ReportDefinition['query']['filter']>;
+  if (ast.where.length > 0) query.filter = filterOf(ast, glossary) as NonNullable<ReportDefinition['query']['filter']>;
   if (ast.having.length > 0) query.cleanup = cleanupOf(ast);
   if (ast.channel) query.channel = ast.channel.value;
   const outputs = [...metrics, ...dimensions].map((s) => s.as ?? s.name);
   const present: ReportDefinition['present'] = { compare: ast.compare?.value ?? 'none' };
   if (ast.top) present.top = ast.top.value;
-  if (ast.sort) {
-    const key = outputs.find((k) => k.toLowerCase() === ast.sort?.key.value.toLowerCase());
-    if (!key) {
-      const suggestions = suggest(ast.sort.key.value, outputs);
-      throw QueryError.at(
-        ast.sort.key,
-        `Sort by a column of the query (${outputs.join(', ')}), not "${ast.sort.key.value}".${didYouMean(suggestions)}`,
-        suggestions,
-      );
-    }
-    present.sort = { by: key, order: ast.sort.desc === false ? 'asc' : 'desc' };
-  }
+  if (ast.sort) present.sort = sortOf(ast.sort, outputs, metrics, glossary);
+  else if (ast.top && metrics[0]) present.sort = { by: metrics[0].as ?? metrics[0].name, order: 'desc' };
   return { title: titleOf(text), query, present, mode: ast.mode ?? 'auto', alerts: [] };
 }
 
@@ -154,19 +153,49 @@ function postbacksDefinition(ast: PostbacksAst, text: string): ReportDefinition 
   return { title: titleOf(text), query, present: { compare: 'none' }, mode: 'sync', alerts: [] };
 }
 
-function metricSpec(field: FieldAst): { name: string; args?: Record<string, string | number | boolean>; as?: string } {
-  const def = findMetric(field.name.value);
-  if (!def)
-    throw unknownName(
-      field.name,
-      'metric',
-      METRICS.map((m) => m.name),
+type Spec = { name: string; args?: Record<string, string | number | boolean>; as?: string };
+
+/** The sort of the query: a column it outputs, by its name or a glossary word ("cpi"). */
+function sortOf(
+  order: OrderAst,
+  outputs: readonly string[],
+  metrics: readonly Spec[],
+  glossary: GlossaryIndex,
+): NonNullable<ReportDefinition['present']['sort']> {
+  const written = order.key.value;
+  let key = outputs.find((k) => k.toLowerCase() === written.toLowerCase());
+  if (!key && written === '') key = metrics[0]?.as ?? metrics[0]?.name;
+  const term = key ? undefined : glossary.lookup(written)?.means;
+  if (!key && term?.kind === 'metric') key = term.as ?? outputs.find((k) => k === term.metric);
+  if (!key && term?.kind === 'dimension') key = outputs.find((k) => k === term.dimension);
+  if (!key) {
+    const suggestions = suggest(written, outputs);
+    throw QueryError.at(
+      order.key,
+      `Sort by a column of the query (${outputs.join(', ')}), not "${written}".${didYouMean(suggestions)}`,
+      suggestions,
     );
+  }
+  if (order.rank) {
+    // "best" follows the metric: the lowest CPI is the best, the highest ROAS is.
+    const spec = metrics.find((m) => (m.as ?? m.name) === key);
+    const lowIsGood = spec !== undefined && getMetric(spec.name)?.polarity === 'lower_is_better';
+    return { by: key, order: (order.rank === 'best') === lowIsGood ? 'asc' : 'desc' };
+  }
+  return { by: key, order: order.desc === false ? 'asc' : 'desc' };
+}
+
+function metricSpec(field: FieldAst, glossary: GlossaryIndex): Spec {
+  const term = findMetric(field.name.value) ? undefined : meaningOf(field.name, 'metric', glossary);
+  const def = findMetric(term?.name ?? field.name.value);
+  if (!def) throw unknownName(field.name, 'metric', glossary);
   if (field.granularity)
     throw QueryError.at(field.granularity, `Only the date dimension takes a granularity; "${def.name}" is a metric.`);
-  const spec: { name: string; args?: Record<string, string | number | boolean>; as?: string } = { name: def.name };
+  const spec: Spec = { name: def.name };
+  if (term?.args) spec.args = { ...term.args };
+  if (term?.as && !field.alias) spec.as = term.as;
   if (field.args.length > 0) {
-    const args: Record<string, string | number | boolean> = {};
+    const args: Record<string, string | number | boolean> = { ...spec.args };
     for (const arg of field.args) {
       const argDef = findMetricArgument(arg.name.value);
       if (!argDef || !def.args.includes(argDef.name)) {
@@ -186,20 +215,13 @@ function metricSpec(field: FieldAst): { name: string; args?: Record<string, stri
   return spec;
 }
 
-function dimensionSpec(field: FieldAst): {
-  name: string;
-  args?: Record<string, string | number | boolean>;
-  as?: string;
-} {
-  const def = findDimension(field.name.value);
-  if (!def)
-    throw unknownName(
-      field.name,
-      'dimension',
-      DIMENSIONS.map((d) => d.name),
-    );
-  const spec: { name: string; args?: Record<string, string | number | boolean>; as?: string } = { name: def.name };
+function dimensionSpec(field: FieldAst, glossary: GlossaryIndex): Spec {
+  const term = findDimension(field.name.value) ? undefined : meaningOf(field.name, 'dimension', glossary);
+  const def = findDimension(term?.name ?? field.name.value);
+  if (!def) throw unknownName(field.name, 'dimension', glossary);
+  const spec: Spec = { name: def.name };
   const args: Record<string, string | number | boolean> = {};
+  if (term?.granularity && !field.granularity) args.granularity = term.granularity;
   if (field.granularity) {
     if (def.name !== 'date')
       throw QueryError.at(field.granularity, `Only date takes a granularity (date:daily), not ${def.name}.`);
@@ -248,11 +270,15 @@ function checkRange(range: Located<RangeSpec>, timeZone: string, now: Date): voi
   }
 }
 
-function unknownName(token: Located<string>, what: string, names: readonly string[]): QueryError {
-  const suggestions = suggest(token.value, names);
-  const keyword = suggestions.length === 0 ? suggest(token.value, [...CLAUSE_WORDS, ...RANGE_WORDS]) : [];
-  const all = [...suggestions, ...keyword];
-  return QueryError.at(token, `Unknown ${what} "${token.value}".${didYouMean(all)}`, all);
+function unknownName(token: Located<string>, what: 'metric' | 'dimension', glossary: GlossaryIndex): QueryError {
+  const { names: suggestions, distance } = glossary.suggestScored(token.value, what);
+  const keywords = suggest(token.value, [...CLAUSE_WORDS, ...RANGE_WORDS]);
+  const closerKeyword = keywords[0] !== undefined && editDistance(token.value.toLowerCase(), keywords[0]) < distance;
+  const keyword = suggestions.length === 0 || closerKeyword ? keywords : [];
+  // A misspelt clause or range word ("yesterdy") is no unknown field: say it is out of place.
+  if (keyword.length > 0)
+    return QueryError.at(token, `Unexpected "${token.value}" here.${didYouMean(keyword)}`, keyword);
+  return QueryError.at(token, `Unknown ${what} "${token.value}".${didYouMean(suggestions)}`, suggestions);
 }
 
 /** Where a problem of `collectPivotProblems` sits in the query text. */

@@ -13,6 +13,22 @@ import type {
   Scalar,
 } from './ast.js';
 import { Cursor } from './Cursor.js';
+import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
+import {
+  atIdFilter,
+  FILLERS,
+  idArticle,
+  idFilterOf,
+  isBareValue,
+  LEADING_FILLERS,
+  PERIOD_OVER_PERIOD,
+  PHRASING_WORDS,
+  parseCompare,
+  parseIdFilter,
+  parseValues,
+  rankError,
+  rankOrder,
+} from './parsePhrasings.js';
 import { atRange, parseRange } from './parseRange.js';
 import { QueryError } from './QueryError.js';
 import { type Token, tokenize } from './tokenize.js';
@@ -35,20 +51,47 @@ export const CLAUSE_WORDS = [
   'vs',
 ] as const;
 const CLAUSES = new Set<string>(CLAUSE_WORDS);
+/** "top 5 campaigns by spend", "worst 3 exchanges by roas". */
+const RANK_WORDS = new Set(['top', 'bottom', 'best', 'worst']);
+/** "daily spend", "spend hourly": adverbs that add the date dimension at a granularity. */
+const BUCKET_WORDS = new Set(['daily', 'hourly', 'weekly', 'monthly', 'quarterly']);
 
 /**
  * Parses a query into its AST, keeping the span of every word. Names are not checked here
- * (`compileQuery` does that against the catalog); only the shape is.
+ * (`compileQuery` does that against the catalog and the glossary); only the shape is. The
+ * glossary's phrases ("cost per install", "week over week") are read as one word.
  *
  * @example parseQuery('spend installs by countryCode yesterday')
  */
-export function parseQuery(text: string): QueryAst {
-  const c = new Cursor(tokenize(text));
+export function parseQuery(text: string, glossary: GlossaryIndex = defaultGlossary()): QueryAst {
+  const c = new Cursor(mergePhrases(tokenize(text), glossary));
   if (c.atEnd()) throw new QueryError('The query is empty. Try: spend installs by countryCode yesterday', 0, 1);
   const head = c.peekWord();
-  const ast = head === 'run' ? parseRun(c) : head === 'postbacks' ? parsePostbacks(c) : parseAdhoc(c);
+  const ast = head === 'run' ? parseRun(c) : head === 'postbacks' ? parsePostbacks(c) : parseAdhoc(c, glossary);
   if (!c.atEnd()) throw unexpected(c, c.peek());
   return ast;
+}
+
+/** Consecutive words that make a glossary phrase become one word token spanning them. */
+function mergePhrases(tokens: Token[], glossary: GlossaryIndex): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (t.kind === 'word') {
+      const words: string[] = [];
+      for (let j = i; j < tokens.length && j < i + 5 && tokens[j]?.kind === 'word'; j++)
+        words.push((tokens[j] as Token).text.toLowerCase());
+      const phrase = words.length > 1 ? glossary.phraseAt(words) : undefined;
+      if (phrase) {
+        const last = tokens[i + phrase.length - 1] as Token;
+        out.push({ kind: 'word', text: phrase.word, start: t.start, end: last.end });
+        i += phrase.length - 1;
+        continue;
+      }
+    }
+    out.push(t);
+  }
+  return out;
 }
 
 function parseRun(c: Cursor): RunAst {
@@ -106,38 +149,65 @@ function parsePostbacks(c: Cursor): PostbacksAst {
   return { ...out, appId };
 }
 
-function parseAdhoc(c: Cursor): AdhocAst {
-  const ast: AdhocAst = {
-    kind: 'adhoc',
-    metrics: parseFields(c, 'metric'),
-    dimensions: [],
-    where: [],
-    having: [],
-    csv: false,
-  };
+function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
+  while (LEADING_FILLERS.has(c.peekWord()) && c.peek(1).kind !== 'end') c.next();
+  const ast: AdhocAst = { kind: 'adhoc', metrics: [], dimensions: [], where: [], having: [], csv: false };
+  /** "daily", "hourly": date dimensions that go after the `by` list. */
+  const buckets: FieldAst[] = [];
+  const rankWord = c.peekWord();
+  if (RANK_WORDS.has(rankWord) && (rankWord !== 'top' || c.peek(1).kind !== 'number' || c.peek(2).kind === 'word'))
+    parseRanked(c, g, ast, buckets);
+  else ast.metrics = parseFields(c, 'metric', ast, g, buckets);
   if (ast.metrics.length === 0) {
     throw c.error(c.peek(), 'Start with at least one metric: spend installs installsCpi by countryCode yesterday');
   }
   while (!c.atEnd()) {
     const t = c.peek();
     const word = c.peekWord();
+    if (FILLERS.has(word)) {
+      c.next();
+      continue;
+    }
     if (atRange(c)) {
       if (ast.range) throw c.error(t, 'The query already has a range.');
       ast.range = parseRange(c);
       continue;
     }
-    if (!CLAUSES.has(word) && word !== 'ctv' && word !== 'mobile') throw unexpected(c, t);
+    if (atIdFilter(c, g)) {
+      ast.where.push(parseIdFilter(c, g));
+      continue;
+    }
+    if (isBareValue(word)) {
+      parseValues(c, ast, false, g);
+      continue;
+    }
+    if (isBucket(word, g)) {
+      c.next();
+      buckets.push({ name: located(t, t.text), args: [], start: t.start, end: t.end });
+      continue;
+    }
+    const pop = PERIOD_OVER_PERIOD[word];
+    if (pop) {
+      c.next();
+      ast.compare = { value: pop.compare, start: t.start, end: t.end };
+      ast.defaultRange = pop.range;
+      continue;
+    }
+    if (!CLAUSES.has(word) && !PHRASING_WORDS.has(word) && word !== 'ctv' && word !== 'mobile') throw unexpected(c, t);
     c.next();
     switch (word) {
-      case 'by': {
-        if (ast.dimensions.length > 0)
-          throw c.error(t, 'The query already has a "by" list; put every dimension in one.');
-        ast.dimensions = parseFields(c, 'dimension');
-        if (ast.dimensions.length === 0)
-          throw c.error(c.peek(), 'After "by", name at least one dimension: by countryCode');
-        ast.bySpan = { start: t.start, end: c.lastEnd() };
+      case 'by':
+      case 'per': {
+        const more = parseFields(c, 'dimension', ast, g, buckets);
+        if (more.length === 0 && !atIdFilter(c, g))
+          throw c.error(c.peek(), `After "${word}", name at least one dimension: by countryCode`);
+        ast.dimensions.push(...more);
+        ast.bySpan = { start: ast.bySpan?.start ?? t.start, end: c.lastEnd() };
         break;
       }
+      case 'with':
+        ast.metrics.push(...parseFields(c, 'metric', ast, g, buckets));
+        break;
       case 'where':
         do ast.where.push(parseCondition(c));
         while (c.peekWord() === 'and' && c.next());
@@ -146,19 +216,22 @@ function parseAdhoc(c: Cursor): AdhocAst {
         do ast.having.push(parseHaving(c));
         while (c.peekWord() === 'and' && c.next());
         break;
-      case 'top': {
+      case 'top':
+      case 'bottom': {
         const n = c.next();
         if (n.kind !== 'number' || !/^\d+$/.test(n.text) || Number(n.text) < 1 || Number(n.text) > 10_000)
-          throw c.error(n, 'top takes a row count between 1 and 10000: top 10 by spend');
+          throw c.error(n, `${word} takes a row count between 1 and 10000: ${word} 10 by spend`);
         ast.top = located(n, Number(n.text));
         if (c.peekWord() === 'by') {
           c.next();
-          ast.sort = parseOrder(c);
-        }
+          ast.sort = { ...parseOrder(c), ...(word === 'bottom' ? { desc: false } : {}) };
+        } else if (word === 'bottom') ast.sort = { key: located(n, ''), desc: false };
         break;
       }
       case 'sort':
       case 'order':
+      case 'sorted':
+      case 'ordered':
         if (c.peekWord() === 'by') c.next();
         ast.sort = parseOrder(c);
         break;
@@ -177,7 +250,7 @@ function parseAdhoc(c: Cursor): AdhocAst {
         break;
       case 'ctv':
       case 'mobile':
-        ast.channel = located(t, word);
+        ast.channel = located(t, ast.channel && ast.channel.value !== word ? 'all' : word);
         break;
       case 'channel': {
         const ch = c.name('mobile, ctv or all');
@@ -191,46 +264,114 @@ function parseAdhoc(c: Cursor): AdhocAst {
         ast.channel = located(ch, value);
         break;
       }
+      case 'excluding':
+      case 'except':
+      case 'without':
+        parseValues(c, ast, true, g);
+        break;
+      case 'for':
+      case 'in':
+      case 'on':
+      case 'at':
+      case 'over':
+      case 'during':
+      case 'within':
+        parsePreposition(c, ast, g, t);
+        break;
       default:
         ast.compare = parseCompare(c, t);
     }
   }
+  ast.dimensions.push(...buckets);
   return ast;
 }
 
-function parseCompare(c: Cursor, start: Token): Located<'previous_period' | 'same_period_last_week'> {
-  const words: string[] = [];
-  while (
-    ['previous', 'period', 'previous_period', 'last', 'week', 'last_week', 'same_period_last_week'].includes(
-      c.peekWord(),
-    )
-  )
-    words.push(c.next().text.toLowerCase());
-  const text = words.join(' ');
-  const span = { start: start.start, end: c.lastEnd() };
-  if (/^(previous( period)?|previous_period)$/.test(text)) return { ...span, value: 'previous_period' };
-  if (/^(last week|last_week|week|same_period_last_week)$/.test(text))
-    return { ...span, value: 'same_period_last_week' };
-  throw c.error(c.peek(), 'Compare with "previous period" or "last week": vs previous period', [
-    'previous period',
-    'last week',
-  ]);
+/** for / in / on / over …: a range ("for last week"), an id ("for campaign 1001") or values ("in Brazil"). */
+function parsePreposition(c: Cursor, ast: AdhocAst, g: GlossaryIndex, t: Token): void {
+  while (c.peekWord() === 'the') c.next();
+  if (atRange(c)) {
+    if (ast.range) throw c.error(c.peek(), 'The query already has a range.');
+    ast.range = parseRange(c);
+    return;
+  }
+  const word = t.text.toLowerCase();
+  if (word === 'over' || word === 'during' || word === 'within')
+    throw c.error(c.peek(), `After "${t.text}", write a range: ${t.text} the last 7 days`);
+  const entity = idFilterOf(c.peekWord(), g);
+  if (entity && c.peek(1).kind !== 'number')
+    throw c.error(c.peek(1), `${c.peek().text} takes ${idArticle(entity)} (a whole number): for ${c.peekWord()} 1001`);
+  parseValues(c, ast, false, g);
 }
 
-function parseFields(c: Cursor, what: 'metric' | 'dimension'): FieldAst[] {
+/** `top 5 campaigns by spend [with installs]`, `worst 3 exchanges by roas`: dimensions, metric, order. */
+function parseRanked(c: Cursor, g: GlossaryIndex, ast: AdhocAst, buckets: FieldAst[]): void {
+  const rank = c.next();
+  const word = rank.text.toLowerCase();
+  const n = c.peek();
+  let top = { value: 10, start: rank.start, end: rank.end };
+  if (n.kind === 'number') {
+    c.next();
+    if (!/^\d+$/.test(n.text) || Number(n.text) < 1 || Number(n.text) > 10_000)
+      throw c.error(n, `${word} takes a row count between 1 and 10000: ${word} 5 campaigns by spend`);
+    top = located(n, Number(n.text));
+  }
+  ast.dimensions = parseFields(c, 'dimension', ast, g, buckets);
+  if (ast.dimensions.length === 0)
+    throw c.error(c.peek(), `After "${word} ${top.value}", say what to rank: ${word} ${top.value} campaigns by spend`);
+  ast.bySpan = { start: ast.dimensions[0]?.start ?? rank.start, end: c.lastEnd() };
+  if (c.peekWord() !== 'by') throw rankError(c, c.peek(), word);
+  c.next();
+  ast.metrics = parseFields(c, 'metric', ast, g, buckets);
+  const first = ast.metrics[0];
+  if (!first) throw rankError(c, c.peek(), word);
+  ast.top = top;
+  ast.sort = { key: first.alias ?? first.name, ...rankOrder(word) };
+}
+
+function isBucket(word: string, g: GlossaryIndex): boolean {
+  const means = BUCKET_WORDS.has(word) ? g.lookup(word)?.means : undefined;
+  return means?.kind === 'dimension' && means.granularity !== undefined;
+}
+
+function parseFields(
+  c: Cursor,
+  what: 'metric' | 'dimension',
+  ast: AdhocAst,
+  g: GlossaryIndex,
+  buckets: FieldAst[],
+): FieldAst[] {
   const fields: FieldAst[] = [];
   for (;;) {
-    if (c.peek().text === ',' && fields.length > 0) c.next();
+    const sep = c.peek().text === ',' || c.peekWord() === 'and' || c.peekWord() === 'the';
+    if (sep && (fields.length > 0 || c.peekWord() === 'the')) {
+      c.next();
+      continue;
+    }
     const t = c.peek();
-    if (t.kind !== 'word' || CLAUSES.has(c.peekWord()) || atRange(c)) break;
-    if (what === 'metric' && (c.peekWord() === 'ctv' || c.peekWord() === 'mobile')) break;
-    if (looksLikeKeyword(t.text, what)) throw unexpected(c, t);
+    const word = c.peekWord();
+    if (t.kind !== 'word' || CLAUSES.has(word) || PHRASING_WORDS.has(word) || atRange(c)) break;
+    if (what === 'metric' && (word === 'ctv' || word === 'mobile')) break;
+    if (PERIOD_OVER_PERIOD[word]) break;
+    if (what === 'metric' && isBucket(word, g)) {
+      c.next();
+      buckets.push({ name: located(t, t.text), args: [], start: t.start, end: t.end });
+      continue;
+    }
+    if (atIdFilter(c, g)) {
+      ast.where.push(parseIdFilter(c, g));
+      continue;
+    }
+    if (isBareValue(word)) {
+      parseValues(c, ast, false, g);
+      continue;
+    }
+    if (looksLikeKeyword(t.text, what, g)) throw unexpected(c, t);
     c.next();
     const field: FieldAst = { name: located(t, t.text), args: [], start: t.start, end: t.end };
     if (c.peek().text === ':') {
       c.next();
-      const g = c.name('a granularity (date:daily)');
-      field.granularity = located(g, g.text);
+      const gr = c.name('a granularity (date:daily)');
+      field.granularity = located(gr, gr.text);
     }
     if (c.peek().text === '(') field.args = parseArgs(c);
     if (c.peekWord() === 'as') {
@@ -325,9 +466,9 @@ function value(c: Cursor): Located<Scalar> {
 }
 
 /** An unknown name that is a near miss of a clause word (`wher`) is a misspelled clause, not a field. */
-function looksLikeKeyword(word: string, what: 'metric' | 'dimension'): boolean {
+function looksLikeKeyword(word: string, what: 'metric' | 'dimension', g: GlossaryIndex): boolean {
   const known = what === 'metric' ? findMetric(word) : findDimension(word);
-  if (known) return false;
+  if (known || g.lookup(word)) return false;
   const names = what === 'metric' ? METRICS.map((m) => m.name) : DIMENSIONS.map((d) => d.name);
   return suggest(word, names).length === 0 && suggest(word, CLAUSE_WORDS).length > 0;
 }

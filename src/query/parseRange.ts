@@ -3,6 +3,19 @@ import type { Cursor } from './Cursor.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$/;
 const NAMED = /^(today|yesterday|this_week|last_week|month_to_date|last_month|last_\d+_(days?|hours?))$/i;
+/** The trade's short forms: WTD, MTD, QTD, YTD, L7D, L30D. */
+const SHORT: Readonly<Record<string, string>> = {
+  wtd: 'this_week',
+  mtd: 'month_to_date',
+  qtd: 'quarter_to_date',
+  ytd: 'year_to_date',
+  quarter_to_date: 'quarter_to_date',
+  year_to_date: 'year_to_date',
+  last_quarter: 'last_quarter',
+};
+const LNDAYS = /^l(\d{1,4})d$/i;
+/** `30d`, `24h`, `2w`: a count glued to its unit. */
+const GLUED = /^(\d{1,4})(d|h|w)$/i;
 const UNITS: Record<string, 'days' | 'hours' | 'weeks'> = {
   day: 'days',
   days: 'days',
@@ -12,63 +25,79 @@ const UNITS: Record<string, 'days' | 'hours' | 'weeks'> = {
   h: 'hours',
   week: 'weeks',
   weeks: 'weeks',
+  w: 'weeks',
 };
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fourteen: 14,
+  twenty: 20,
+  thirty: 30,
+  sixty: 60,
+  ninety: 90,
+};
+/** Words that say "the last …": `past 7 days`, `previous week`. */
+const LAST = new Set(['last', 'past', 'previous', 'prior']);
+const PERIODS = new Set(['week', 'month', 'quarter']);
 
-/** True when the cursor stands at the start of a range (`yesterday`, `last 7 days`, `2026-11-01`…). */
+/** True when the cursor stands at the start of a range (`yesterday`, `last 7 days`, `MTD`, `2026-11-01`…). */
 export function atRange(c: Cursor): boolean {
   const t = c.peek();
   if (t.kind !== 'word') return false;
   const w = t.text.toLowerCase();
-  return (
-    NAMED.test(w) ||
-    DATE.test(t.text) ||
-    w === 'last' ||
-    w === 'this' ||
-    w === 'from' ||
-    w === 'on' ||
-    (w === 'month' && c.peekWord(1) === 'to')
-  );
+  const next = c.peekWord(1);
+  if (NAMED.test(w) || SHORT[w] !== undefined || LNDAYS.test(w) || DATE.test(t.text)) return true;
+  if (w === 'last' || w === 'this' || w === 'from') return true;
+  if (LAST.has(w)) return c.peek(1).kind === 'number' || NUMBER_WORDS[next] !== undefined || PERIODS.has(next);
+  if (w === 'on' || w === 'since') return DATE.test(c.peek(1).text);
+  return (w === 'month' || w === 'week' || w === 'quarter' || w === 'year') && next === 'to';
 }
 
 /**
- * Parses a range: `today`, `yesterday`, `last 14 days`, `last 24 hours`, `last 2 weeks`,
- * `last week`, `this week`, `last month`, `month to date`, `last_7_days`, `2026-11-19`,
- * `2026-11-01..2026-11-08`, `from 2026-11-01 to 2026-11-08`, `on 2026-11-19`.
- * Returns the spec `resolveRange` takes.
+ * Parses a range: `today`, `yesterday`, `last 14 days`, `past 7 days`, `last 30d`, `L7D`,
+ * `last 24 hours`, `last 2 weeks`, `last week`, `this week`/`WTD`, `this month`/`MTD`,
+ * `this quarter`/`QTD`, `this year`/`YTD`, `last quarter`, `last_7_days`, `2026-11-19`,
+ * `2026-11-01..2026-11-08`, `from 2026-11-01 to 2026-11-08`, `on 2026-11-19`, `since 2026-11-01`.
+ * Returns the spec `resolveRange` takes, or `quarter_to_date`, `year_to_date`, `last_quarter`,
+ * `since:<date>`, which `compileQuery` turns into dates.
  */
 export function parseRange(c: Cursor): Located<string | { from: string; to: string }> {
   const first = c.next();
   const w = first.text.toLowerCase();
   const located = (value: string | { from: string; to: string }) => ({ value, start: first.start, end: c.lastEnd() });
   if (NAMED.test(w)) return located(w);
-  if (w === 'last') {
-    const t = c.next();
-    const word = t.text.toLowerCase();
-    if (word === 'week' || word === 'month') return located(`last_${word}`);
-    if (t.kind !== 'number')
-      throw c.error(t, 'After "last", write a number and a unit: last 7 days, last 24 hours, last week, last month.');
-    const unitToken = c.next();
-    const unit = UNITS[unitToken.text.toLowerCase()];
-    if (!unit)
-      throw c.error(unitToken, `"${unitToken.text}" is not a unit; write days, hours or weeks.`, [
-        'days',
-        'hours',
-        'weeks',
-      ]);
-    if (!/^\d+$/.test(t.text)) throw c.error(t, 'The count must be a whole number.');
-    const n = Number(t.text);
-    return located(unit === 'weeks' ? `last_${n * 7}_days` : `last_${n}_${unit}`);
-  }
+  const short = SHORT[w];
+  if (short) return located(short);
+  const lnd = LNDAYS.exec(w);
+  if (lnd) return located(`last_${Number(lnd[1])}_days`);
+  if (LAST.has(w)) return located(parseLast(c));
   if (w === 'this') {
-    c.expectWord('week');
-    return located('this_week');
+    const t = c.next();
+    const period = t.text.toLowerCase();
+    const value = { week: 'this_week', month: 'month_to_date', quarter: 'quarter_to_date', year: 'year_to_date' }[
+      period
+    ];
+    if (t.kind !== 'word' || value === undefined)
+      throw c.error(t, 'After "this", write week, month, quarter or year.', ['week', 'month', 'quarter', 'year']);
+    return located(value);
   }
-  if (w === 'month') {
+  if (w === 'month' || w === 'week' || w === 'quarter' || w === 'year') {
     c.expectWord('to');
     c.expectWord('date');
-    return located('month_to_date');
+    return located({ week: 'this_week', month: 'month_to_date', quarter: 'quarter_to_date', year: 'year_to_date' }[w]);
   }
   if (w === 'on') return located(date(c, c.next()));
+  if (w === 'since') return located(`since:${date(c, c.next())}`);
   if (w === 'from') {
     const from = date(c, c.next());
     c.expectWord('to');
@@ -80,6 +109,41 @@ export function parseRange(c: Cursor): Located<string | { from: string; to: stri
     return located({ from, to: date(c, c.next()) });
   }
   return located(from);
+}
+
+/** After `last`/`past`/`previous`: `week`, `month`, `quarter`, or a count and a unit. */
+function parseLast(c: Cursor): string {
+  const t = c.next();
+  const word = t.text.toLowerCase();
+  if (word === 'week' || word === 'month' || word === 'quarter') return `last_${word}`;
+  const glued = GLUED.exec(word);
+  let count: string;
+  let unitText: string;
+  let unitToken = t;
+  if (glued?.[1] && glued[2]) {
+    count = glued[1];
+    unitText = glued[2];
+  } else {
+    const fromWord = NUMBER_WORDS[word];
+    if (t.kind !== 'number' && fromWord === undefined)
+      throw c.error(
+        t,
+        'After "last", write a number and a unit: last 7 days, last 24 hours, last week, last month, last quarter.',
+      );
+    if (fromWord === undefined && !/^\d+$/.test(t.text)) throw c.error(t, 'The count must be a whole number.');
+    count = String(fromWord ?? Number(t.text));
+    unitToken = c.next();
+    unitText = unitToken.text;
+  }
+  const unit = UNITS[unitText.toLowerCase()];
+  if (!unit)
+    throw c.error(unitToken, `"${unitToken.text}" is not a unit; write days, hours or weeks.`, [
+      'days',
+      'hours',
+      'weeks',
+    ]);
+  const n = Number(count);
+  return unit === 'weeks' ? `last_${n * 7}_days` : `last_${n}_${unit}`;
 }
 
 function date(c: Cursor, t: ReturnType<Cursor['next']>): string {

@@ -14,6 +14,12 @@ const WORD = /[A-Za-z0-9_@#/+.-]/;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 const MAX_LENGTH = 2000;
 
+/** An apostrophe inside a word ("what's") belongs to the word; elsewhere it opens a quoted string. */
+function isApostrophe(text: string, i: number): boolean {
+  const c = text.charAt(i);
+  return (c === "'" || c === '’') && /[A-Za-z]/.test(text.charAt(i - 1)) && /[A-Za-z]/.test(text.charAt(i + 1));
+}
+
 /**
  * Splits a query into words, numbers, quoted strings, operators (`= != > >= < <= ..`) and
  * punctuation (`( ) , :`). A word may hold `/`, `-`, `.` and `+` (time zones, dates, report ids).
@@ -28,7 +34,8 @@ export function tokenize(text: string): Token[] {
   let i = 0;
   while (i < text.length) {
     const c = text.charAt(i);
-    if (/\s/.test(c)) {
+    // "what was spend yesterday?" ends the way people type it: the question mark means nothing.
+    if (/\s/.test(c) || c === '?') {
       i++;
       continue;
     }
@@ -52,13 +59,19 @@ export function tokenize(text: string): Token[] {
       i++;
       continue;
     }
+    if (c === '&') {
+      tokens.push({ kind: 'word', text: 'and', start, end: i + 1 });
+      i++;
+      continue;
+    }
     if (c === '(' || c === ')' || c === ',' || c === ':') {
       tokens.push({ kind: 'punct', text: c, start, end: i + 1 });
       i++;
       continue;
     }
     if (WORD.test(c)) {
-      while (i < text.length && WORD.test(text.charAt(i)) && text.slice(i, i + 2) !== '..') i++;
+      while (i < text.length && (WORD.test(text.charAt(i)) || isApostrophe(text, i)) && text.slice(i, i + 2) !== '..')
+        i++;
       const word = text.slice(start, i);
       tokens.push({ kind: NUMBER.test(word) ? 'number' : 'word', text: word, start, end: i });
       continue;

@@ -5,6 +5,9 @@ import { PivotbotError } from '../core/index.js';
 import { parseReportText } from './parseReport.js';
 import type { LoadedReport } from './schema.js';
 
+/** Not a report: the workspace glossary, which the query language reads and validates. */
+const GLOSSARY = /^glossary\.ya?ml$/i;
+
 /** One problem in one file, with a 1-based line and column. */
 export interface ReportProblem {
   file: string;
@@ -22,6 +25,8 @@ export interface LoadedReports {
   problems: ReportProblem[];
   /** Ids of files that had at least one problem. */
   broken: string[];
+  /** `glossary.yaml`, the workspace's own words for the query language (read by src/query). */
+  glossary?: { file: string; text: string };
 }
 
 export interface LoadOptions {
@@ -59,6 +64,10 @@ export async function loadReports(dir: string, options: LoadOptions): Promise<Lo
     const file = join(dir, name);
     const id = basename(name, extname(name));
     const text = await readFile(file, 'utf8');
+    if (GLOSSARY.test(name)) {
+      result.glossary = { file, text };
+      continue;
+    }
     const parsed = parseReportText(text, { ...options, file, id });
     if (parsed.problems.length > 0) {
       result.problems.push(...parsed.problems);

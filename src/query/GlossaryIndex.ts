@@ -1,0 +1,128 @@
+import { editDistance, suggest } from '../core/index.js';
+import { DIMENSIONS, METRICS } from '../reporting/index.js';
+import { COUNTRY_NAMES } from './countries.js';
+import { GLOSSARY, type GlossaryTerm } from './glossary.js';
+
+/** Grammar phrases read as one word: "week over week" is `wow`, "compared to" is `vs`. */
+const GRAMMAR_PHRASES: Readonly<Record<string, string>> = {
+  'week over week': 'wow',
+  'day over day': 'dod',
+  'month over month': 'mom',
+  'connected tv': 'ctv',
+  'compared to': 'vs',
+  'compared with': 'vs',
+};
+
+const MAX_PHRASE_WORDS = 5;
+
+/**
+ * The glossary as the parser and compiler use it: one index of every word (built-in terms, then the
+ * workspace's, which win on the same word), the multi-word phrases to read as one word, and
+ * suggestions by meaning for a word nobody knows.
+ *
+ * @example defaultGlossary().lookup('cpi')?.means // { kind: 'metric', metric: 'installsCpi' }
+ */
+export class GlossaryIndex {
+  readonly terms: readonly GlossaryTerm[];
+  private readonly byWord = new Map<string, GlossaryTerm>();
+  /** Phrase → the word the parser reads (the phrase itself, or a grammar word). */
+  private readonly phrases = new Map<string, string>();
+  private readonly firstWords = new Set<string>();
+
+  constructor(terms: readonly GlossaryTerm[]) {
+    this.terms = terms;
+    for (const term of terms) for (const word of term.words) this.byWord.set(normal(word), term);
+    for (const word of [...this.byWord.keys(), ...COUNTRY_NAMES]) if (word.includes(' ')) this.addPhrase(word, word);
+    for (const [phrase, word] of Object.entries(GRAMMAR_PHRASES)) this.addPhrase(phrase, word);
+  }
+
+  /** This glossary with the workspace's terms added (they win over built-in words). */
+  with(extra: readonly GlossaryTerm[]): GlossaryIndex {
+    return extra.length === 0 ? this : new GlossaryIndex([...this.terms, ...extra]);
+  }
+
+  /** The term a word or phrase means, in any case. */
+  lookup(word: string): GlossaryTerm | undefined {
+    return this.byWord.get(normal(word));
+  }
+
+  /**
+   * The longest phrase starting at `words[0]`: how many words it spans and the word to read
+   * instead, or undefined when none starts there.
+   */
+  phraseAt(words: readonly string[]): { length: number; word: string } | undefined {
+    if (!this.firstWords.has(words[0] ?? '')) return undefined;
+    for (let n = Math.min(MAX_PHRASE_WORDS, words.length); n >= 2; n--) {
+      const word = this.phrases.get(words.slice(0, n).join(' '));
+      if (word !== undefined) return { length: n, word };
+    }
+    return undefined;
+  }
+
+  /**
+   * Catalog names an unknown word may mean, closest first: glossary words and catalog names near
+   * in spelling (a glossary word gives its catalog field: "cpii" → installsCpi, never cpc first),
+   * then fields whose description holds the word ("purchase" → eventValue).
+   */
+  suggest(word: string, kind: 'metric' | 'dimension'): string[] {
+    return this.suggestScored(word, kind).names;
+  }
+
+  /** `suggest`, with the edit distance of the closest spelling (Infinity when found by description). */
+  suggestScored(word: string, kind: 'metric' | 'dimension'): { names: string[]; distance: number } {
+    const targets = new Map<string, string[]>();
+    const add = (candidate: string, names: readonly string[]) =>
+      targets.set(candidate.toLowerCase(), [...(targets.get(candidate.toLowerCase()) ?? []), ...names]);
+    const fields = kind === 'metric' ? METRICS : DIMENSIONS;
+    for (const f of fields) add(f.name, [f.name]);
+    for (const term of this.terms) {
+      const names = namesOf(term, kind);
+      if (names.length > 0) for (const w of term.words) add(w, names);
+    }
+    const out: string[] = [];
+    const push = (names: readonly string[]) => {
+      for (const name of names) if (!out.includes(name)) out.push(name);
+    };
+    const spelled = suggest(word, targets.keys(), 8);
+    for (const candidate of spelled) push(targets.get(candidate) ?? []);
+    const distance = spelled[0] === undefined ? Number.POSITIVE_INFINITY : editDistance(word.toLowerCase(), spelled[0]);
+    if (out.length === 0 && word.length >= 4) {
+      const pattern = new RegExp(`\\b${word.toLowerCase().replace(/[^a-z0-9]/g, '')}`, 'i');
+      for (const term of this.terms) if (pattern.test(term.description)) push(namesOf(term, kind));
+      for (const f of fields) if (pattern.test(f.description)) push([f.name]);
+    }
+    return { names: out.slice(0, 3), distance };
+  }
+
+  private addPhrase(phrase: string, word: string): void {
+    const words = phrase.split(' ');
+    if (words.length > MAX_PHRASE_WORDS) return;
+    this.phrases.set(phrase, word);
+    this.firstWords.add(words[0] ?? '');
+  }
+}
+
+/** The catalog fields of a term, when it has some of this kind. */
+function namesOf(term: GlossaryTerm, kind: 'metric' | 'dimension'): string[] {
+  const m = term.means;
+  if (m.kind === 'metric') return kind === 'metric' ? [m.metric] : [];
+  if (m.kind === 'dimension') return kind === 'dimension' ? [m.dimension] : [];
+  if (m.kind === 'ambiguous') {
+    const names = m.choices.map((c) => c.name);
+    const isMetric = METRICS.some((x) => x.name === names[0]);
+    return isMetric === (kind === 'metric') ? names : [];
+  }
+  return [];
+}
+
+function normal(word: string): string {
+  return word.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+let builtIn: GlossaryIndex | undefined;
+
+/** The built-in glossary (`GLOSSARY`), indexed once. */
+export function defaultGlossary(): GlossaryIndex {
+  builtIn ??= new GlossaryIndex(GLOSSARY);
+  return builtIn;
+}
