@@ -16,8 +16,8 @@ describe('pivotbot demo', () => {
 
   beforeAll(async () => {
     out = await mkdtemp(join(tmpdir(), 'pivotbot-demo-'));
+    // glossary.yaml holds the workspace's query words, not a report.
     for (const name of await readdir('reports'))
-      // glossary.yaml holds the workspace's query words, not a report.
       if (/\.ya?ml$/.test(name) && !/^glossary\./.test(name)) reportIds.push(name.replace(/\.ya?ml$/, ''));
     code = await main(['node', 'pivotbot', 'demo', '--out', out], {
       out: (s) => {
