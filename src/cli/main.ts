@@ -5,6 +5,7 @@ import { type CliIo, CommandExit } from './commands/io.js';
 import { registerQuery } from './commands/query.js';
 import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerSchedule } from './commands/schedule.js';
 import { registerStart } from './commands/start.js';
 import { registerValidate } from './commands/validate.js';
 
@@ -15,7 +16,15 @@ export function buildProgram(io: CliIo): Command {
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(run "pivotbot --help" for usage)');
-  for (const register of [registerStart, registerSandbox, registerRun, registerQuery, registerValidate, registerDemo]) {
+  for (const register of [
+    registerStart,
+    registerSandbox,
+    registerRun,
+    registerQuery,
+    registerValidate,
+    registerSchedule,
+    registerDemo,
+  ]) {
     register(program, io);
   }
   for (const command of program.commands) command.exitOverride();
