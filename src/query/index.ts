@@ -9,4 +9,9 @@ export { COMPARE_TERMS, GLOSSARY, type GlossaryMeaning, type GlossaryTerm, RANGE
 export { CLAUSE_WORDS, parseQuery } from './parseQuery.js';
 export { QueryError } from './QueryError.js';
 export { type Token, type TokenKind, tokenize } from './tokenize.js';
-export { GLOSSARY_FILE, parseWorkspaceGlossary, workspaceGlossaryOf } from './workspaceGlossary.js';
+export {
+  GLOSSARY_FILE,
+  loadWorkspaceGlossary,
+  parseWorkspaceGlossary,
+  workspaceGlossaryOf,
+} from './workspaceGlossary.js';

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import { didYouMean, suggest } from '../core/index.js';
 import { getDimension, getMetric } from '../reporting/index.js';
@@ -175,4 +177,25 @@ export function workspaceGlossaryOf(loaded: Pick<LoadedReports, 'glossary'>): {
   const result = { glossary: defaultGlossary().with(terms), problems };
   cache.set(source, result);
   return result;
+}
+
+/**
+ * Reads `glossary.yaml` from a reports folder on its own (for `pivotbot query`, which needs no
+ * report). No file: the built-in glossary.
+ *
+ * @example const { glossary, problems } = await loadWorkspaceGlossary('reports')
+ */
+export async function loadWorkspaceGlossary(
+  dir: string,
+): Promise<{ glossary: GlossaryIndex; problems: ReportProblem[] }> {
+  const file = join(dir, GLOSSARY_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { glossary: defaultGlossary(), problems: [] };
+    throw error;
+  }
+  const { terms, problems } = parseWorkspaceGlossary(text, file);
+  return { glossary: defaultGlossary().with(terms), problems };
 }

@@ -1,5 +1,5 @@
 import { PivotbotError, toError } from '../core/index.js';
-import { compileQuery, formatQueryError, QueryError } from '../query/index.js';
+import { compileQuery, formatQueryError, QueryError, type QueryOptions, workspaceGlossaryOf } from '../query/index.js';
 import { type Block, errorMessage, type SlackMessage } from '../render/index.js';
 import { findReport, type LoadedReports, type ReportDefinition } from '../reports/index.js';
 import { type DeliveryDeps, type RunTarget, runAndDeliver } from './deliverRun.js';
@@ -56,7 +56,8 @@ export class PivotCommands {
    */
   async button(click: ButtonClick, ctx: CommandContext & { threadTs?: string }): Promise<void> {
     try {
-      const report = click.query !== undefined ? this.adhocReport(click.query) : await this.report(click.reportId);
+      const report =
+        click.query !== undefined ? await this.adhocReport(click.query) : await this.report(click.reportId);
       await this.deliver(
         {
           report,
@@ -76,8 +77,14 @@ export class PivotCommands {
     return findReport(await this.deps.loadReports(), id);
   }
 
-  private adhocReport(query: string): { id: string; definition: ReportDefinition } {
-    const compiled = compileQuery(query, { now: this.deps.clock(), defaultTimeZone: this.deps.settings.timezone });
+  /** The clock, zone and glossary (with the workspace's words from the reports folder) of a query. */
+  private async queryOptions(): Promise<QueryOptions> {
+    const { glossary } = workspaceGlossaryOf(await this.deps.loadReports());
+    return { now: this.deps.clock(), defaultTimeZone: this.deps.settings.timezone, glossary };
+  }
+
+  private async adhocReport(query: string): Promise<{ id: string; definition: ReportDefinition }> {
+    const compiled = compileQuery(query, await this.queryOptions());
     if (compiled.kind === 'run') throw new QueryError('A button cannot carry a run command.', 0, query.length);
     return { id: 'adhoc', definition: compiled.definition };
   }
@@ -110,7 +117,7 @@ export class PivotCommands {
   }
 
   private async query(text: string, ctx: CommandContext): Promise<void> {
-    const compiled = compileQuery(text, { now: this.deps.clock(), defaultTimeZone: this.deps.settings.timezone });
+    const compiled = compileQuery(text, await this.queryOptions());
     if (compiled.kind === 'run') {
       const report = await this.report(compiled.report.value);
       return this.deliver({ report, ...(compiled.range !== undefined ? { range: compiled.range } : {}) }, ctx);

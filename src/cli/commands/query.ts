@@ -1,8 +1,15 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
-import { compileQuery, formatQueryError, QueryError } from '../../query/index.js';
+import {
+  compileQuery,
+  describeUnderstood,
+  formatQueryError,
+  loadWorkspaceGlossary,
+  QueryError,
+} from '../../query/index.js';
 import {
   findReport,
+  formatReportProblem,
   formatViewTable,
   type LoadedReport,
   loadReports,
@@ -28,9 +35,11 @@ export function registerQuery(program: Command, io: CliIo): void {
     .action(async (text: string, flags: QueryFlags) => {
       const config = loadConfig(io.env);
       const now = new Date();
+      const workspace = await loadWorkspaceGlossary(config.reportsDir);
+      for (const problem of workspace.problems) io.err(`${formatReportProblem(problem)} (word ignored)\n`);
       let compiled: ReturnType<typeof compileQuery>;
       try {
-        compiled = compileQuery(text, { now, defaultTimeZone: config.timezone });
+        compiled = compileQuery(text, { now, defaultTimeZone: config.timezone, glossary: workspace.glossary });
       } catch (error) {
         if (!(error instanceof QueryError)) throw error;
         io.err(`${formatQueryError(text, error)}\n`);
@@ -61,7 +70,11 @@ export function registerQuery(program: Command, io: CliIo): void {
           },
           range !== undefined ? { range } : {},
         );
-        io.out(flags.json ? `${JSON.stringify(view, null, 2)}\n` : formatViewTable(view));
+        // The first line says what was understood, in the catalog's words, so people learn the language.
+        const understood =
+          compiled.kind === 'run' ? undefined : describeUnderstood(compiled.definition, config.timezone);
+        if (flags.json) io.out(`${JSON.stringify(understood ? { understood, ...view } : view, null, 2)}\n`);
+        else io.out(`${understood ? `${understood}\n\n` : ''}${formatViewTable(view)}`);
         if (view.csvPath && !flags.json) io.out(`\nCSV: ${view.csvPath}\n`);
       } finally {
         await reporting.close();

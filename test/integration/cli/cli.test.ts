@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../../src/cli/main.js';
@@ -62,12 +62,31 @@ describe('pivotbot validate', () => {
   });
 });
 
+describe('pivotbot validate with a workspace glossary', () => {
+  it('checks glossary.yaml like a report: file:line:col and exit 1', async () => {
+    const folder = join(dir, 'with-glossary');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'c.yaml'), 'title: C\nquery:\n  metrics: [spend]\n');
+    await writeFile(
+      join(folder, 'glossary.yaml'),
+      'words:\n  purchases:\n    metric: evnts(eventId=1014)\n  signups:\n    metric: events(eventId=1011)\n',
+    );
+    const { code, out } = await pivotbot('validate', folder);
+    expect(code).toBe(1);
+    expect(out).toContain(
+      `${join(folder, 'glossary.yaml')}:3:13: words.purchases.metric: Unknown metric "evnts". Did you mean "events"`,
+    );
+    expect(out).not.toContain('signups');
+  });
+});
+
 describe('pivotbot query', () => {
   it('prints an aligned table with totals', async () => {
     const { code, out } = await pivotbot('query', 'spend installs installsCpi by countryCode yesterday');
     expect(code).toBe(0);
     const lines = out.split('\n');
-    expect(lines[0]).toMatch(/^spend installs installsCpi by countryCode yesterday — Yesterday \(/);
+    expect(lines[0]).toBe('spend, installs, installsCpi by countryCode, yesterday (UTC)');
+    expect(lines[2]).toMatch(/^spend installs installsCpi by countryCode yesterday — Yesterday \(/);
     const header = lines.find((l) => l.startsWith('countryCode'));
     expect(header).toMatch(/^countryCode\s+spend\s+installs\s+installsCpi$/);
     const total = lines.find((l) => l.startsWith('Total'));
@@ -81,6 +100,19 @@ describe('pivotbot query', () => {
     expect(err).toBe(
       'Unknown metric "instals". Did you mean "installs"?\n  spend instals by countryCode\n        ^^^^^^^\n',
     );
+  });
+
+  it("understands the trade's words and says how in the catalog's, first", async () => {
+    const { code, out } = await pivotbot('query', 'top 3 countries by cpi last week', '--json');
+    expect(code).toBe(0);
+    const view = JSON.parse(out);
+    expect(view.understood).toBe('installsCpi by countryCode, last week (UTC), top 3 by installsCpi');
+    expect(view.columns.map((c: { name: string; kind: string }) => [c.name, c.kind])).toEqual([
+      ['countryCode', 'dimension'],
+      ['installsCpi', 'metric'],
+    ]);
+    expect(view.range).toMatchObject({ timezone: 'UTC' });
+    expect(view.rows).toHaveLength(3);
   });
 
   it('writes every row to --csv and prints JSON with --json', async () => {
