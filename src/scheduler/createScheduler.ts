@@ -115,6 +115,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   let listProblems: ScheduleProblem[] = [];
   const loggedProblems = new Set<string>();
   const lanes = new Map<string, Promise<void>>();
+  const nextFire = new Map<string, number>();
   const waits = new Set<() => void>();
   const inFlight = new Set<Promise<unknown>>();
   const abort = new AbortController();
@@ -148,6 +149,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
     specs = list.schedules;
     listProblems = list.problems;
+    const ids = new Set(specs.map((s) => s.id));
+    for (const id of nextFire.keys()) if (!ids.has(id)) nextFire.delete(id);
     for (const problem of list.problems) {
       const text = `${problem.report}${problem.channel ? ` → ${problem.channel}` : ''}: ${problem.message}`;
       if (!loggedProblems.has(text)) logger.warn({ problem }, `schedule not running: ${text}`);
@@ -323,8 +326,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     let wakeAt = now.getTime() + maxWakeMs;
     for (const spec of specs) {
       if (lanes.has(spec.id)) continue;
-      const next = safeNext(spec, now, 1)[0];
-      if (next && next.getTime() < wakeAt) wakeAt = next.getTime();
+      const next = nextFireAfter(spec, now.getTime());
+      if (next !== undefined && next < wakeAt) wakeAt = next;
     }
     cancelWake = setTimer(
       () => {
@@ -333,6 +336,16 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       },
       Math.max(0, wakeAt - now.getTime()),
     );
+  }
+
+  /** The next fire after `nowMs`, remembered per schedule id (the id holds the timing) until it passes. */
+  function nextFireAfter(spec: ScheduleSpec, nowMs: number): number | undefined {
+    const known = nextFire.get(spec.id);
+    if (known !== undefined && known > nowMs) return known;
+    const next = safeNext(spec, new Date(nowMs), 1)[0]?.getTime();
+    if (next === undefined) nextFire.delete(spec.id);
+    else nextFire.set(spec.id, next);
+    return next;
   }
 
   function safeNext(spec: ScheduleSpec, from: Date, count: number): Date[] {

@@ -15,7 +15,7 @@ export interface CatchUpOptions {
 }
 
 export interface CatchUpPlan {
-  /** Slots to post now, oldest first; `late` when more than `ON_TIME_MS` past their instant. */
+  /** Slots to post now, oldest first; `late` when more than `ON_TIME_MS` past their instant, or followed by a later due slot. */
   due: Array<{ slot: Date; late: boolean }>;
   /** Slots that will not be posted, oldest first, with the reason in words. */
   skipped: Array<{ slot: Date; reason: string }>;
@@ -36,13 +36,16 @@ export function planCatchUp(spec: ScheduleSpec, since: Date, now: Date, options:
   const maxSkipped = options.maxSkipped ?? 50;
   const lookbackMs = options.lookbackMs ?? 7 * 86_400_000;
   const plan: CatchUpPlan = { due: [], skipped: [], omitted: 0 };
-  const start = Math.max(since.getTime(), now.getTime() - Math.max(lookbackMs, spec.catchUp ?? 0));
+  const start = enumerationStart(spec, since.getTime(), now.getTime(), maxSkipped, lookbackMs);
   if (start > since.getTime()) plan.omitted += firesBetween(spec, since, new Date(start), 10_000).length;
 
   const late: Date[] = [];
-  for (const slot of firesBetween(spec, new Date(start), now)) {
+  const slots = firesBetween(spec, new Date(start), now);
+  const latest = slots.at(-1);
+  for (const slot of slots) {
     const age = now.getTime() - slot.getTime();
-    if (age <= ON_TIME_MS) plan.due.push({ slot, late: false });
+    // On time: the latest slot, within a minute. An earlier one was missed, however recent.
+    if (age <= ON_TIME_MS && slot === latest) plan.due.push({ slot, late: false });
     else if (spec.catchUp !== null && age <= spec.catchUp) late.push(slot);
     else {
       plan.skipped.push({ slot, reason: skipReason(spec, age) });
@@ -63,6 +66,24 @@ export function planCatchUp(spec: ScheduleSpec, since: Date, now: Date, options:
     plan.skipped = plan.skipped.slice(-maxSkipped);
   }
   return plan;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Where to start listing slots: early enough to itemize `maxSkipped` slots older than the
+ * catch-up window, no earlier than `lookbackMs` before it, and never before `since`. A seconds
+ * cron down for days thus lists minutes of slots, not hundreds of thousands.
+ */
+function enumerationStart(spec: ScheduleSpec, since: number, now: number, maxSkipped: number, lookbackMs: number) {
+  const oldestDue = now - Math.max(spec.catchUp ?? 0, ON_TIME_MS);
+  for (const extra of [HOUR_MS, 24 * HOUR_MS, lookbackMs]) {
+    const candidate = Math.max(since, oldestDue - extra);
+    if (candidate === since) return since;
+    const older = firesBetween(spec, new Date(candidate), new Date(oldestDue), maxSkipped);
+    if (older.length >= maxSkipped || extra >= lookbackMs) return candidate;
+  }
+  return Math.max(since, oldestDue - lookbackMs);
 }
 
 function skipReason(spec: ScheduleSpec, ageMs: number): string {
