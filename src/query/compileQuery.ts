@@ -12,6 +12,7 @@ import {
 import type { AdhocAst, FieldAst, Located, OrderAst, PostbacksAst, QueryAst, Span } from './ast.js';
 import { checkEnum, cleanupOf, filterOf } from './compileConditions.js';
 import { concrete } from './concreteRange.js';
+import { describeUnderstood } from './describeUnderstood.js';
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { meaningOf } from './meaningOf.js';
 import { CLAUSE_WORDS, parseQuery } from './parseQuery.js';
@@ -90,6 +91,8 @@ function compileAst(ast: QueryAst, text: string, options: QueryOptions): Compile
     if (problem)
       throw QueryError.at(spanOf(problem.path, problem.message, ast, text), problem.message, problem.suggestions);
   }
+  // The description of an ad-hoc definition is what was understood: the answer's first line.
+  definition.description = describeUnderstood(definition, options.defaultTimeZone ?? 'UTC');
   return { kind: ast.kind, definition, compiled, csv: ast.kind === 'adhoc' && ast.csv };
 }
 

@@ -1,4 +1,4 @@
-/** The answer to an ad-hoc `/pivot` query: the query echoed, headline totals, chart, table, CSV button. */
+/** The answer to an ad-hoc `/pivot` query: what was understood, the query echoed, headline totals, chart, table, CSV button. */
 import type { ReportView } from '../../reports/ReportView.js';
 import { fitMessage } from '../slackLimits.js';
 import { ACTION_IDS, type ReportActionValue } from './actionIds.js';
@@ -25,8 +25,12 @@ export function adhocMessage(view: ReportView, options: AdhocOptions): SlackMess
   const cuts: string[] = [];
   const csvName = options.csvName ?? (view.csvPath ? view.csvPath.split(/[\\/]/).pop() : undefined);
   const who = options.userId ? `<@${escapeMrkdwn(options.userId)}> asked ` : '';
+  const asked = `${who}\`${escapeMrkdwn(options.query.replace(/`/g, "'"))}\``;
+  // First what was understood, in the catalog's words (an ad-hoc definition's description), so
+  // people who typed "cpi by country" learn "installsCpi by countryCode".
+  const understood = view.description ? `\`${escapeMrkdwn(view.description.replace(/`/g, "'"))}\`\n` : '';
   const blocks: Block[] = [
-    { type: 'section', text: mrkdwn(`${who}\`${escapeMrkdwn(options.query.replace(/`/g, "'"))}\``) },
+    { type: 'section', text: mrkdwn(`${understood}${asked}`) },
     context(
       `:calendar: ${escapeMrkdwn(view.range.label)}  ·  ${escapeMrkdwn(view.range.timezone)}${view.filtersText ? `  ·  ${escapeMrkdwn(view.filtersText)}` : ''}`,
     ),
