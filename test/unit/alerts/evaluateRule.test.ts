@@ -259,43 +259,44 @@ describe('evaluateRule: percent change', () => {
 
 describe('evaluateRule: anomaly', () => {
   const weeks = (...values: Array<Record<string, number>>) => values.map((v) => ({ rows: cpi(v) }));
-  // median 2.1, MAD 0.2 → spread 1.4826 × 0.2 = 0.29652, band 2.1 ± 0.88956
+  // median 2.1, MAD 0.2 → spread 1.4826 × 1.363 (4 values) × 0.2 = 0.40416, band 2.1 ± 1.2125
   const history = weeks({ BR: 2.0 }, { BR: 2.4 }, { BR: 1.6 }, { BR: 2.2 });
 
   it('fires on the bad side of the metric and carries the expected band', () => {
-    const { results } = runSteps(rule({ anomaly: {} }), [{ at: 0, rows: cpi({ BR: 3.2 }), history }]);
+    const { results } = runSteps(rule({ anomaly: {} }), [{ at: 0, rows: cpi({ BR: 3.5 }), history }]);
     const t = results[0]?.transitions[0];
     expect(t?.kind).toBe('open');
     expect(t?.condition).toMatchObject({ kind: 'anomaly', direction: 'up' });
     const c = t?.condition as { median: number; low: number; high: number; score: number };
     expect(c.median).toBeCloseTo(2.1, 9);
-    expect(c.high).toBeCloseTo(2.1 + 3 * 1.4826 * 0.2, 6);
-    expect(c.low).toBeCloseTo(2.1 - 3 * 1.4826 * 0.2, 6);
-    expect(c.score).toBeCloseTo(1.1 / (1.4826 * 0.2), 6);
+    const spread = 1.4826 * 1.363 * 0.2;
+    expect(c.high).toBeCloseTo(2.1 + 3 * spread, 6);
+    expect(c.low).toBeCloseTo(2.1 - 3 * spread, 6);
+    expect(c.score).toBeCloseTo(1.4 / spread, 6);
     expect(t?.incident.band?.high).toBeCloseTo(c.high, 9);
     expect(t?.incident.threshold).toBeCloseTo(c.high, 9);
   });
 
   it('ignores a fall of a lower-is-better metric unless told to watch both sides', () => {
-    expect(runSteps(rule({ anomaly: {} }), [{ at: 0, rows: cpi({ BR: 1.0 }), history }]).kinds[0]).toEqual([]);
+    expect(runSteps(rule({ anomaly: {} }), [{ at: 0, rows: cpi({ BR: 0.7 }), history }]).kinds[0]).toEqual([]);
     expect(
-      runSteps(rule({ anomaly: { direction: 'any' } }), [{ at: 0, rows: cpi({ BR: 1.0 }), history }]).kinds[0],
+      runSteps(rule({ anomaly: { direction: 'any' } }), [{ at: 0, rows: cpi({ BR: 0.7 }), history }]).kinds[0],
     ).toEqual([`open:${BR}`]);
   });
 
   it('stays quiet inside the band and resolves when back in it', () => {
     const { kinds } = runSteps(rule({ anomaly: {} }), [
       { at: 0, rows: cpi({ BR: 2.1 }), history },
-      { at: 1, rows: cpi({ BR: 3.2 }), history },
+      { at: 1, rows: cpi({ BR: 3.5 }), history },
       { at: 2, rows: cpi({ BR: 2.05 }), history },
     ]);
     expect(kinds).toEqual([[], [`open:${BR}`], [`resolve:${BR}`]]);
   });
 
-  it('guards a flat baseline (MAD = 0) with a 5 % spread', () => {
+  it('guards a flat baseline (MAD = 0) with a spread of 10 % of the median', () => {
     const flat = weeks({ BR: 2 }, { BR: 2 }, { BR: 2 }, { BR: 2 });
-    expect(runSteps(rule({ anomaly: {} }), [{ at: 0, rows: cpi({ BR: 2.25 }), history: flat }]).kinds[0]).toEqual([]);
-    expect(runSteps(rule({ anomaly: {} }), [{ at: 0, rows: cpi({ BR: 2.35 }), history: flat }]).kinds[0]).toEqual([
+    expect(runSteps(rule({ anomaly: {} }), [{ at: 0, rows: cpi({ BR: 2.55 }), history: flat }]).kinds[0]).toEqual([]);
+    expect(runSteps(rule({ anomaly: {} }), [{ at: 0, rows: cpi({ BR: 2.65 }), history: flat }]).kinds[0]).toEqual([
       `open:${BR}`,
     ]);
   });

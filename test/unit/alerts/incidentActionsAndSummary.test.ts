@@ -53,6 +53,13 @@ describe('anomalyScore', () => {
     expect(median(values)).toBe(expected);
   });
 
+  it('corrects the MAD of a small baseline (×1.363 for four weeks) and floors it at 10 % of the median', () => {
+    // [1, 2, 3, 4]: median 2.5, MAD 1
+    expect(anomalyScore(2.5, [1, 2, 3, 4], 3)?.spread).toBeCloseTo(1.4826 * 1.363, 9);
+    // [100, 101, 99, 100]: MAD 0.5 → 1.01, under the floor of 10
+    expect(anomalyScore(100, [100, 101, 99, 100], 3)?.spread).toBe(10);
+  });
+
   it('is undefined with fewer than three baseline values', () => {
     expect(anomalyScore(5, [1, 2], 3)).toBeUndefined();
   });
