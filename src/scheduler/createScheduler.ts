@@ -19,9 +19,20 @@ export interface SlotRun {
    */
   attempt: number;
   runId: string;
+  /** How long this slot has waited for late data so far (0 on the first call). */
+  waitedMs: number;
   /** Aborted when shutdown's grace runs out. */
   signal: AbortSignal;
 }
+
+/**
+ * What `runSlot` answers: the posted message's ts; or, for a schedule with `waitForData`, a wait
+ * for late data (the slot stays claimed, the pool place is given back, and `runSlot` is called
+ * again after `waitMs` with `waitedMs` grown; waiting past `waitForData.waitMs` is a failure).
+ */
+export type SlotResult = { messageTs?: string } | { waitMs: number };
+
+type Attempt = 'done' | 'stopped' | { error: unknown; runId: string } | { waitMs: number; run: Run };
 
 export interface GiveUp {
   spec: ScheduleSpec;
@@ -35,7 +46,7 @@ export interface SchedulerDeps {
   listSchedules: () => Promise<ScheduleList>;
   store: { runs: RunsRepository; schedules: SchedulesRepository };
   /** Delivers one slot; resolves with the posted message's ts, or throws (then retried per `spec.retry`). */
-  runSlot: (run: SlotRun) => Promise<{ messageTs?: string }>;
+  runSlot: (run: SlotRun) => Promise<SlotResult>;
   /** Called once per slot whose attempts are spent (post the failure notice). */
   onGiveUp?: (giveUp: GiveUp) => Promise<void> | void;
   clock?: () => Date;
@@ -121,6 +132,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const abort = new AbortController();
   let cancelWake: (() => void) | undefined;
   let stopping = false;
+  /** When start() ran: slots before it were missed while the bot was down. */
+  let startedAt = Number.NEGATIVE_INFINITY;
   let ticking: Promise<void> | undefined;
 
   const sleep = (ms: number): Promise<boolean> =>
@@ -234,7 +247,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         if (lastSkipped) await store.schedules.setLastFire(spec.id, lastSkipped.toISOString());
         return;
       }
-      for (const { slot, late } of plan.due) {
+      for (const { slot, late: overdue } of plan.due) {
+        // Missed while no scheduler ran (downtime, a restart) is late however recent: the digest says so.
+        const late = overdue || slot.getTime() < startedAt;
         const outcome = await runWithRetries(spec, slot, late);
         if (outcome === 'stopped') return;
         await store.schedules.setLastFire(spec.id, slot.toISOString());
@@ -261,15 +276,38 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   }
 
   async function runWithRetries(spec: ScheduleSpec, slot: Date, late: boolean): Promise<'done' | 'stopped'> {
-    for (let tries = 1; ; tries++) {
-      let outcome: 'done' | 'stopped' | { error: unknown; runId: string };
+    // A claimed run that asked to wait for late data, and since when (this process) it waits.
+    let held: Run | undefined;
+    let waitingSince: number | undefined;
+    const release = async () => {
+      if (held) await store.runs.finish(held.id, { status: 'failed', error: interrupted() }).catch(() => undefined);
+    };
+    for (let tries = 1; ; ) {
+      const waitedMs = waitingSince === undefined ? 0 : clock().getTime() - waitingSince;
+      let outcome: Attempt;
       try {
-        outcome = await pool.run(() => attemptSlot(spec, slot, late));
+        outcome = await pool.run(() => attemptSlot(spec, slot, late, held, waitedMs));
       } catch (error) {
-        if (error instanceof StoppedError) return 'stopped';
-        throw error;
+        if (!(error instanceof StoppedError)) throw error;
+        await release();
+        return 'stopped';
       }
       if (outcome === 'done' || outcome === 'stopped') return outcome;
+      if ('waitMs' in outcome) {
+        held = outcome.run;
+        waitingSince ??= clock().getTime();
+        logger.info(
+          { schedule: spec.id, slot: slot.toISOString(), waitMs: outcome.waitMs, waitedMs },
+          'digest waits for late data',
+        );
+        if (!(await sleep(outcome.waitMs))) {
+          await release();
+          return 'stopped';
+        }
+        continue;
+      }
+      held = undefined;
+      waitingSince = undefined;
       const decision = retryAction(outcome.error, tries, spec.retry);
       const where = { schedule: spec.id, slot: slot.toISOString(), attempt: tries, err: outcome.error };
       if (decision.action === 'give-up') {
@@ -283,24 +321,47 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       }
       logger.warn({ ...where, retryInMs: decision.delayMs }, 'digest slot failed; retrying');
       if (!(await sleep(decision.delayMs))) return 'stopped';
+      tries++;
     }
   }
 
-  /** Claims the slot and runs it once, inside the pool. */
+  /** Claims the slot (unless it holds it already, waiting for data) and runs it once, inside the pool. */
   async function attemptSlot(
     spec: ScheduleSpec,
     slot: Date,
     late: boolean,
-  ): Promise<'done' | 'stopped' | { error: unknown; runId: string }> {
+    held: Run | undefined,
+    waitedMs: number,
+  ): Promise<Attempt> {
     if (stopping) return 'stopped';
-    const claim = await store.runs.start(newRun(spec, slot, late ? 'catch-up' : 'schedule'));
-    // Running elsewhere (the same channel subscribed at the same instant), succeeded or skipped.
-    if (!claim.started) return 'done';
-    const { run } = claim;
-    const call = deps.runSlot({ spec, slot, late, attempt: run.attempt, runId: run.id, signal: abort.signal });
+    let run = held;
+    if (!run) {
+      const claim = await store.runs.start(newRun(spec, slot, late ? 'catch-up' : 'schedule'));
+      // Running elsewhere (the same channel subscribed at the same instant), succeeded or skipped.
+      if (!claim.started) return 'done';
+      run = claim.run;
+    }
+    const call = deps.runSlot({
+      spec,
+      slot,
+      late,
+      attempt: run.attempt,
+      runId: run.id,
+      waitedMs,
+      signal: abort.signal,
+    });
     inFlight.add(call);
     try {
       const result = await call;
+      if ('waitMs' in result) {
+        const limit = spec.waitForData?.waitMs ?? 0;
+        if (waitedMs + result.waitMs <= limit) return { waitMs: result.waitMs, run };
+        throw new PivotbotError(
+          'DATA_WAIT_OVER',
+          `runSlot asked to wait ${result.waitMs} ms more after ${waitedMs} ms; the schedule allows ${limit} ms`,
+          { userMessage: 'The digest waited for late data longer than its schedule allows.' },
+        );
+      }
       await store.runs.finish(run.id, {
         status: 'succeeded',
         ...(result.messageTs === undefined ? {} : { messageTs: result.messageTs }),
@@ -360,6 +421,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   return {
     async start() {
+      startedAt = clock().getTime();
       for (const run of store.runs.listUnfinished()) {
         if (run.trigger === 'manual' || parseRunKey(run.idempotencyKey) === undefined) continue;
         // A slot claimed by a process that died: marked failed, so the next claim of its key

@@ -6,8 +6,10 @@ export {
   type Scheduler,
   type SchedulerDeps,
   type ScheduleStatus,
+  type SlotResult,
   type SlotRun,
 } from './createScheduler.js';
+export { DATA_CHECK_EVERY_MS, type DataWaitDecision, dataWaitAction } from './dataWaitAction.js';
 export { durationMs, formatDuration } from './durations.js';
 export { fireInstants, firesBetween, nextFires, specCron } from './fireTimes.js';
 export { listSchedules, type ScheduleDefaults } from './listSchedules.js';

@@ -15,7 +15,7 @@ export interface CatchUpOptions {
 }
 
 export interface CatchUpPlan {
-  /** Slots to post now, oldest first; `late` when more than `ON_TIME_MS` past their instant, or followed by a later due slot. */
+  /** Slots to post now, oldest first; `late` when more than `ON_TIME_MS` past their instant. */
   due: Array<{ slot: Date; late: boolean }>;
   /** Slots that will not be posted, oldest first, with the reason in words. */
   skipped: Array<{ slot: Date; reason: string }>;
@@ -41,11 +41,9 @@ export function planCatchUp(spec: ScheduleSpec, since: Date, now: Date, options:
 
   const late: Date[] = [];
   const slots = firesBetween(spec, new Date(start), now);
-  const latest = slots.at(-1);
   for (const slot of slots) {
     const age = now.getTime() - slot.getTime();
-    // On time: the latest slot, within a minute. An earlier one was missed, however recent.
-    if (age <= ON_TIME_MS && slot === latest) plan.due.push({ slot, late: false });
+    if (age <= ON_TIME_MS) plan.due.push({ slot, late: false });
     else if (spec.catchUp !== null && age <= spec.catchUp) late.push(slot);
     else {
       plan.skipped.push({ slot, reason: skipReason(spec, age) });

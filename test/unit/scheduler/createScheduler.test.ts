@@ -5,6 +5,7 @@ import {
   runKey,
   type SchedulerDeps,
   type ScheduleSpec,
+  type SlotResult,
   type SlotRun,
 } from '../../../src/scheduler/index.js';
 import { createMemoryStore, type Store } from '../../../src/store/index.js';
@@ -32,7 +33,7 @@ interface Setup {
   specs: ScheduleSpec[];
   calls: SlotRun[];
   gaveUp: GiveUp[];
-  runSlot: (run: SlotRun) => Promise<{ messageTs?: string }>;
+  runSlot: (run: SlotRun) => Promise<SlotResult>;
 }
 
 /** A scheduler on a fake clock and a memory store; `runSlot` answers with a message ts unless replaced. */
@@ -385,6 +386,53 @@ describe('createScheduler: load and shutdown', () => {
     expect(state.calls).toHaveLength(1);
     expect(state.gaveUp).toEqual([]);
     expect(store.schedules.getLastFire(spec().id)).toBe('2026-11-23T08:59:00.000Z');
+  });
+});
+
+describe('createScheduler: waiting for late data', () => {
+  const waiting = spec({ waitForData: { metric: 'impressions', minShare: 0.5, waitMs: 30 * 60_000 } });
+
+  it('keeps the slot claimed, frees the pool, and calls again after the wait with waitedMs grown', async () => {
+    const { state, make, time, store } = setup('2026-11-23T08:59:00Z', [waiting]);
+    state.runSlot = async (run) => (run.waitedMs < 30 * 60_000 ? { waitMs: 15 * 60_000 } : { messageTs: '3.000100' });
+    const scheduler = make();
+    await scheduler.start();
+    await time.advance(60_000);
+    const key = runKey('daily', 'C1', new Date('2026-11-23T09:00:00Z'));
+    expect(store.runs.findByIdempotencyKey(key)?.status).toBe('running');
+    await time.advance(30 * 60_000);
+    await scheduler.idle();
+    expect(state.calls.map((c) => [c.waitedMs, c.attempt])).toEqual([
+      [0, 1],
+      [15 * 60_000, 1],
+      [30 * 60_000, 1],
+    ]);
+    expect(store.runs.listByReport('daily').map((r) => r.status)).toEqual(['succeeded']);
+    await scheduler.stop();
+  });
+
+  it('fails the slot, with one notice, when runSlot would wait past the schedule', async () => {
+    const { state, make, time, store } = setup('2026-11-23T08:59:00Z', [waiting]);
+    state.runSlot = async () => ({ waitMs: 20 * 60_000 });
+    const scheduler = make();
+    await scheduler.start();
+    await time.advance(60_000 + 20 * 60_000);
+    await scheduler.idle();
+    expect(state.calls).toHaveLength(2);
+    expect(state.gaveUp).toHaveLength(1);
+    expect(store.runs.listByReport('daily')[0]?.error?.code).toBe('DATA_WAIT_OVER');
+    await scheduler.stop();
+  });
+
+  it('on stop, marks a waiting run interrupted so the next start runs it again', async () => {
+    const { state, make, time, store } = setup('2026-11-23T08:59:00Z', [waiting]);
+    state.runSlot = async () => ({ waitMs: 15 * 60_000 });
+    const scheduler = make();
+    await scheduler.start();
+    await time.advance(60_000);
+    await scheduler.stop();
+    expect(store.runs.listByReport('daily')[0]).toMatchObject({ status: 'failed', error: { code: 'RUN_INTERRUPTED' } });
+    expect(time.pendingTimers).toBe(0);
   });
 });
 

@@ -1,5 +1,6 @@
 import { PivotbotError } from '../../../src/core/index.js';
 import {
+  dataWaitAction,
   durationMs,
   parseRunKey,
   planCatchUp,
@@ -176,5 +177,20 @@ describe('durationMs', () => {
   });
   it('rejects what it cannot read', () => {
     expect(() => durationMs('6 hours')).toThrow('"6 hours" is not a duration like 90s, 30m, 6h or 1d.');
+  });
+});
+
+describe('dataWaitAction', () => {
+  const rule = { metric: 'impressions', minShare: 0.5, waitMs: 2 * HOUR };
+  it.each<[string, number, number | undefined, number, ReturnType<typeof dataWaitAction>]>([
+    ['enough data: post', 60, 100, 0, { action: 'post', complete: true }],
+    ['exactly the share: post', 50, 100, 0, { action: 'post', complete: true }],
+    ['too little: check again in 15 minutes', 40, 100, 0, { action: 'wait', waitMs: 900_000, share: 0.4 }],
+    ['the last wait is shorter', 40, 100, 2 * HOUR - 300_000, { action: 'wait', waitMs: 300_000, share: 0.4 }],
+    ['waited long enough: post, marked incomplete', 40, 100, 2 * HOUR, { action: 'post', complete: false, share: 0.4 }],
+    ['no baseline to compare with: post', 0, undefined, 0, { action: 'post', complete: true }],
+    ['a zero baseline: post', 0, 0, 0, { action: 'post', complete: true }],
+  ])('%s', (_name, value, baseline, waitedMs, expected) => {
+    expect(dataWaitAction({ value, baseline, waitedMs }, rule)).toEqual(expected);
   });
 });
