@@ -9,7 +9,15 @@ import {
   type ViewChartRenderer,
 } from '../render/index.js';
 import { reportCache } from '../reports/index.js';
-import { PivotCommands, resumeJobs, startSlackApp, WorkQueue } from '../slack/index.js';
+import { createScheduler, listSchedules, type Scheduler } from '../scheduler/index.js';
+import {
+  deliverDigest,
+  PivotCommands,
+  postDigestFailure,
+  resumeJobs,
+  startSlackApp,
+  WorkQueue,
+} from '../slack/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { openReporting } from './openReporting.js';
 
@@ -27,6 +35,10 @@ export interface BotOptions {
   slackRetry?: { retries: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
   /** Where the Slack receiver thread's compiled entry is, or `false` to receive in the bot's thread (see startSlackApp). */
   receiverThread?: URL | false;
+  /** Scheduler timing for tests (timers on the injected clock); by default real timers. */
+  scheduler?: { setTimer?: (fn: () => void, ms: number) => () => void; maxWakeMs?: number; concurrency?: number };
+  /** How long shutdown lets digest posts in flight finish (default 10 s); the rest is caught up. */
+  shutdownGraceMs?: number;
 }
 
 export interface RunningBot {
@@ -34,6 +46,8 @@ export interface RunningBot {
   /** The HTTP port, or undefined in Socket Mode. */
   port: number | undefined;
   store: Store;
+  /** Posts the digests of reports and subscriptions on their schedules. */
+  scheduler: Scheduler;
   /** Stops taking requests, cancels polling (jobs stay resumable), closes the store and the sandbox. */
   stop(): Promise<void>;
 }
@@ -41,7 +55,8 @@ export interface RunningBot {
 /**
  * Starts pivotbot: configuration (stops with one clear message when wrong), the store (refuses a
  * store it cannot read or that another bot holds), the Reporting Service or the embedded sandbox,
- * the Slack app, and the jobs a previous run left unfinished.
+ * the Slack app, the jobs a previous run left unfinished, and the scheduler (which first catches up
+ * the digests missed while the bot was down).
  *
  * @example const bot = await startBot({ env: process.env }); process.on('SIGTERM', () => bot.stop());
  */
@@ -99,11 +114,28 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     void resumeJobs(deliveryDeps)
       .then((count) => count > 0 && logger.info({ count }, 'resumed unfinished async jobs'))
       .catch((error: unknown) => logger.error({ err: toError(error) }, 'resuming jobs failed'));
+
+    // Digests wait behind interactive answers at Slack's rate limits (the scheduled lane).
+    const digestDeps = { ...base, slack: app.gateway.withLane('scheduled'), loadReports: loadDefinitions };
+    const scheduler = createScheduler({
+      listSchedules: async () =>
+        listSchedules(await loadDefinitions(), store.subscriptions.list(), { timezone: config.timezone }),
+      store,
+      runSlot: (run) => deliverDigest(run, digestDeps),
+      onGiveUp: (giveUp) => postDigestFailure(giveUp, digestDeps),
+      clock,
+      logger,
+      ...options.scheduler,
+    });
+    // First in the shutdown order: posts in flight finish while Slack and the store are still open.
+    closers.unshift(() => scheduler.stop({ graceMs: options.shutdownGraceMs ?? 10_000 }));
+    await scheduler.start();
     let stopped: Promise<void> | undefined;
     return {
       config,
       port: app.port,
       store,
+      scheduler,
       stop() {
         stopped ??= (async () => {
           shutdown.abort();

@@ -10,6 +10,7 @@ export {
   conditionText,
 } from './blocks/alertMessages.js';
 export { type DigestOptions, digestMessage, fallbackText, headlineFields } from './blocks/digestMessage.js';
+export { type DigestFailure, digestFailureMessage, lateNote } from './blocks/digestNotices.js';
 export { type ErrorMessageInput, errorMessage } from './blocks/errorMessage.js';
 export {
   formatElapsed,

@@ -15,7 +15,7 @@ import {
 import type { AsyncPivot, ReportingClient } from '../reporting/index.js';
 import { type RangeSpec, type ReportDefinition, type ReportView, runReport } from '../reports/index.js';
 import type { Store } from '../store/index.js';
-import { SlackDeliveryError, type SlackGateway } from './SlackGateway.js';
+import { type MessageMetadata, SlackDeliveryError, type SlackGateway } from './SlackGateway.js';
 
 /** Errors that mean Slack would not take the chart image in the message (file not ready, blocks refused). */
 const IMAGE_ERRORS = new Set(['invalid_blocks', 'invalid_blocks_format', 'invalid_arguments', 'file_not_found']);
@@ -47,6 +47,13 @@ export interface RunTarget {
   mode?: 'sync' | 'async' | 'auto';
   /** The asker wants the CSV whatever the size. */
   csv?: boolean;
+  /** The instant the report's ranges are relative to (a scheduled slot); default now. */
+  asOf?: Date;
+  /**
+   * What the first message carries: metadata (on the progress message of an async run too, so a
+   * restart sees that the slot was started), and a digest's late note and notices.
+   */
+  post?: Pick<PostHow, 'metadata' | 'lateNote' | 'notices'>;
 }
 
 export interface RunPlace {
@@ -78,7 +85,7 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
   const onStatus = async (job: AsyncPivot) => {
     if (!progress) {
       place.onAsync?.();
-      progress = await startJob(job, target, place, deps);
+      progress = await startJob(job, target, place, deps, target.post?.metadata);
       return;
     }
     await updateProgress(deps, place.channel, progress, { status: job.status, title });
@@ -88,7 +95,7 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
       target.report,
       {
         client: deps.client,
-        now: deps.clock,
+        now: target.asOf ? () => target.asOf as Date : deps.clock,
         outDir: runDir,
         viewJson: false,
         logger: deps.logger,
@@ -98,9 +105,13 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
       { ...(target.range !== undefined ? { range: target.range } : {}), ...(target.mode ? { mode: target.mode } : {}) },
     );
     const threadTs = progress?.ts ?? place.threadTs;
-    const messageTs = await postView(
+    const { ts: messageTs } = await postView(
       view,
-      { ...(target.query !== undefined ? { query: target.query } : {}), ...(target.csv ? { csv: true } : {}) },
+      {
+        ...target.post,
+        ...(target.query !== undefined ? { query: target.query } : {}),
+        ...(target.csv ? { csv: true } : {}),
+      },
       { ...place, ...(threadTs ? { threadTs } : {}) },
       deps,
     );
@@ -135,7 +146,13 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
 }
 
 /** Stores the job first (so a restart can resume it), then posts its progress message. */
-async function startJob(job: AsyncPivot, target: RunTarget, place: RunPlace, deps: DeliveryDeps) {
+async function startJob(
+  job: AsyncPivot,
+  target: RunTarget,
+  place: RunPlace,
+  deps: DeliveryDeps,
+  metadata: MessageMetadata | undefined,
+) {
   const startedAt = deps.clock().toISOString();
   await deps.store.jobs.create({
     id: job.id,
@@ -155,7 +172,10 @@ async function startJob(job: AsyncPivot, target: RunTarget, place: RunPlace, dep
     startedAt,
     now: startedAt,
   });
-  const { ts } = await deps.slack.post(place.channel, message, place.threadTs ? { threadTs: place.threadTs } : {});
+  const { ts } = await deps.slack.post(place.channel, message, {
+    ...(place.threadTs ? { threadTs: place.threadTs } : {}),
+    ...(metadata ? { metadata } : {}),
+  });
   await deps.store.jobs.update(job.id, { threadTs: ts, status: 'running' });
   return { jobId: job.id, ts, startedAt };
 }
@@ -179,58 +199,84 @@ async function updateProgress(
   }
 }
 
-/** Posts the result message (with its chart) and, when needed, the CSV in its thread. */
 /** What `postView` needs: the gateway, the chart renderer and a logger. */
 export type PostDeps = Pick<DeliveryDeps, 'slack' | 'charts' | 'logger'>;
+
+/** How a result is posted: as an ad-hoc answer (with its query) or a digest, and what it carries. */
+export interface PostHow {
+  /** The query text of an ad-hoc answer; absent for a digest. */
+  query?: string;
+  /** Upload the CSV whatever the size. */
+  csv?: boolean;
+  /** Slack message metadata: how a restart finds this post in the channel's history. */
+  metadata?: MessageMetadata;
+  /** A digest posted after its time says so (see `digestMessage`). */
+  lateNote?: string;
+  /** Lines the reader must see, such as "data may be incomplete". */
+  notices?: readonly string[];
+}
+
+/** Shown when a report's chart could not be drawn: the digest goes out without it, and says so. */
+export const CHART_UNAVAILABLE = 'Chart unavailable: it could not be drawn this time. The numbers above are complete.';
 
 /**
  * Posts a run's result: the message (digest, or the ad-hoc answer when `how.query` is set) with
  * its chart, and in its thread the postback share chart and, when asked for or when the table
- * was cut, the CSV. Resolves to the message's ts.
+ * was cut, the CSV. Resolves to the message's ts and the channel's id.
  *
- * @example const ts = await postView(view, {}, { channel: 'C123', user: 'U123' }, { slack, charts, logger });
+ * @example const { ts } = await postView(view, {}, { channel: 'C123', user: 'U123' }, { slack, charts, logger });
  */
 export async function postView(
   view: ReportView,
-  how: { query?: string; csv?: boolean },
+  how: PostHow,
   place: RunPlace,
   deps: PostDeps,
-): Promise<string> {
+): Promise<{ ts: string; channel: string }> {
   const csvName = view.csvPath ? basename(view.csvPath) : undefined;
   const chartPng = await renderChart(view, deps);
+  const notices = [...(how.notices ?? []), ...(chartPng === 'failed' ? [CHART_UNAVAILABLE] : [])];
   const build = (chart?: ChartImage): SlackMessage => {
-    const options = { tableRows: TABLE_ROWS, ...(csvName ? { csvName } : {}), ...(chart ? { chart } : {}) };
+    const options = {
+      tableRows: TABLE_ROWS,
+      ...(csvName ? { csvName } : {}),
+      ...(chart ? { chart } : {}),
+      ...(notices.length > 0 ? { notices } : {}),
+    };
     return how.query !== undefined
       ? adhocMessage(view, { ...options, query: how.query, userId: place.user })
-      : digestMessage(view, options);
+      : digestMessage(view, { ...options, ...(how.lateNote ? { lateNote: how.lateNote } : {}) });
   };
-  const inThread = place.threadTs ? { threadTs: place.threadTs } : {};
+  const postOptions = {
+    ...(place.threadTs ? { threadTs: place.threadTs } : {}),
+    ...(how.metadata ? { metadata: how.metadata } : {}),
+  };
+  const chart = chartPng === 'failed' ? undefined : chartPng;
   let posted: { ts: string; channel: string };
   let chartPosted = false;
-  if (chartPng) {
+  if (chart) {
     try {
       const fileId = await deps.slack.uploadPrivate({
         filename: `${view.reportId}.png`,
-        data: chartPng.data,
-        title: chartPng.alt,
-        altText: chartPng.alt,
+        data: chart.data,
+        title: chart.alt,
+        altText: chart.alt,
       });
-      posted = await deps.slack.post(place.channel, build({ slackFileId: fileId, alt: chartPng.alt }), inThread);
+      posted = await deps.slack.post(place.channel, build({ slackFileId: fileId, alt: chart.alt }), postOptions);
       chartPosted = true;
     } catch (error) {
       if (!(error instanceof SlackDeliveryError) || !IMAGE_ERRORS.has(error.slackError)) throw error;
       deps.logger.warn({ err: error }, 'chart in the message failed; posting it in the thread instead');
-      posted = await deps.slack.post(place.channel, build(), inThread);
+      posted = await deps.slack.post(place.channel, build(), postOptions);
     }
   } else {
-    posted = await deps.slack.post(place.channel, build(), inThread);
+    posted = await deps.slack.post(place.channel, build(), postOptions);
   }
   const threadTs = place.threadTs ?? posted.ts;
   const files = [];
-  if (chartPng && !chartPosted)
-    files.push({ filename: `${view.reportId}.png`, data: chartPng.data, title: chartPng.alt });
+  if (chart && !chartPosted) files.push({ filename: `${view.reportId}.png`, data: chart.data, title: chart.alt });
   const sharePng = view.chart?.kind === 'share' ? undefined : await renderChart(view, deps, 'share');
-  if (sharePng) files.push({ filename: `${view.reportId}-postbacks.png`, data: sharePng.data, title: sharePng.alt });
+  if (sharePng && sharePng !== 'failed')
+    files.push({ filename: `${view.reportId}-postbacks.png`, data: sharePng.data, title: sharePng.alt });
   const cut = view.rows.length > TABLE_ROWS || view.totalRowCount > view.rows.length;
   if (view.csvPath && (how.csv || cut)) {
     files.push({
@@ -241,20 +287,23 @@ export async function postView(
   }
   // Uploads need the channel's id; a channel given as #name was resolved by the post.
   if (files.length > 0) await deps.slack.upload(posted.channel, files, { threadTs });
-  return posted.ts;
+  return posted;
 }
 
-/** The report's chart, or (`share`) the postback distribution chart; undefined when there is none. */
+/**
+ * The report's chart, or (`share`) the postback distribution chart; undefined when there is none,
+ * `failed` when there is one that could not be drawn (logged; the message says so).
+ */
 async function renderChart(
   view: ReportView,
   deps: PostDeps,
   kind: ViewChartKind = 'main',
-): Promise<RenderedChart | undefined> {
+): Promise<RenderedChart | undefined | 'failed'> {
   try {
     return (await deps.charts.renderView(view, kind)) ?? undefined;
   } catch (error) {
     deps.logger.error({ err: error, report: view.reportId }, 'chart rendering failed; posting without it');
-    return undefined;
+    return 'failed';
   }
 }
 

@@ -2,6 +2,14 @@
 export { parseActionValue, type RunningSlackApp, type SlackAppOptions, startSlackApp } from './createSlackApp.js';
 export { RecentKeys } from './dedupe.js';
 export {
+  DIGEST_EVENT,
+  type DigestDeps,
+  deliverDigest,
+  digestMetadata,
+  findDigestPost,
+  postDigestFailure,
+} from './deliverDigest.js';
+export {
   type DeliveryDeps,
   type PostDeps,
   postView,

@@ -71,7 +71,7 @@ export function registerRun(program: Command, io: CliIo): void {
         if (slack) {
           const gateway = slackGatewayFor(slack, logger, { secrets: configSecrets(config) });
           for (const channel of channels) {
-            const ts = await postView(
+            const { ts } = await postView(
               view,
               { csv: report.definition.deliver?.csv !== false },
               { channel, user: 'pivotbot-cli' },

@@ -25,8 +25,13 @@ export interface DigestOptions {
   csvName?: string;
   /** Leave out the buttons (e.g. for a preview outside Slack). */
   buttons?: boolean;
-  /** Marks a digest posted late after downtime: `delayed digest for 2026-11-19`. */
-  delayedNote?: string;
+  /**
+   * Marks a digest posted after its time (caught up after downtime), in the message and in its
+   * notification text: `Late: the digest due Mon 09:00 America/Sao_Paulo, posted 09:47`.
+   */
+  lateNote?: string;
+  /** What the reader must know about this digest: "chart unavailable", "data may be incomplete". */
+  notices?: readonly string[];
 }
 
 export function imageBlock(chart: ChartImage): ImageBlock {
@@ -134,13 +139,15 @@ export function digestMessage(view: ReportView, options: DigestOptions = {}): Sl
   const cuts: string[] = [];
   const csvName = options.csvName ?? (view.csvPath ? view.csvPath.split(/[\\/]/).pop() : undefined);
   const blocks: Block[] = [{ type: 'header', text: plain(view.title) }];
-  if (options.delayedNote) blocks.push(context(`:stopwatch: ${escapeMrkdwn(options.delayedNote)}`));
+  if (options.lateNote) blocks.push(context(`:stopwatch: ${escapeMrkdwn(options.lateNote)}`));
+  for (const notice of options.notices ?? []) blocks.push(context(`:warning: ${escapeMrkdwn(notice)}`));
   if (view.description) blocks.push(context(escapeMrkdwn(view.description)));
   blocks.push(context(contextLine(view)));
   blocks.push(...resultBlocks(view, options, cuts));
   blocks.push(context(footer(view, csvName)));
   if (options.buttons !== false) blocks.push(reportButtons(view, csvName !== undefined));
-  return fitMessage({ text: fallbackText(view), blocks }, { cuts, ...(csvName ? { csvName } : {}) }).message;
+  const text = options.lateNote ? `${options.lateNote}. ${fallbackText(view)}` : fallbackText(view);
+  return fitMessage({ text, blocks }, { cuts, ...(csvName ? { csvName } : {}) }).message;
 }
 
 /** The notification text: title, range and the headline numbers with their changes. */

@@ -204,7 +204,7 @@ describe('createScheduler: catch-up after downtime', () => {
     await second.start();
     await second.idle();
     expect(state.calls.map((c) => [c.slot.toISOString(), c.attempt, c.late])).toEqual([
-      ['2026-11-23T09:00:00.000Z', 2, false],
+      ['2026-11-23T09:00:00.000Z', 2, true], // posted after the restart: late
     ]);
     expect(store.runs.listByReport('daily').map((r) => [r.attempt, r.status, r.error?.code])).toEqual([
       [2, 'succeeded', undefined],

@@ -1,0 +1,120 @@
+/**
+ * The scheduler's delivery of one digest slot: the report run as of the slot's instant and its
+ * digest posted with message metadata, so that a restart can tell from the channel's history
+ * whether an earlier attempt already posted it. Also the failure notice once a slot's attempts
+ * are spent.
+ */
+import { toError, UserInputError } from '../core/index.js';
+import { digestFailureMessage, lateNote } from '../render/index.js';
+import { findReport, type LoadedReports } from '../reports/index.js';
+import type { GiveUp, SlotRun } from '../scheduler/index.js';
+import { type DeliveryDeps, runAndDeliver } from './deliverRun.js';
+import type { HistoryMessage, MessageMetadata } from './SlackGateway.js';
+
+/** The metadata event type of digest posts. */
+export const DIGEST_EVENT = 'pivotbot_digest';
+
+/** How far back a restart looks for an earlier attempt's post (one page of history). */
+const HISTORY_PAGE = 100;
+
+export interface DigestDeps extends DeliveryDeps {
+  /** The report definitions, read fresh so that an edited file applies to the next slot. */
+  loadReports: () => Promise<LoadedReports>;
+}
+
+/** The metadata a digest for this slot carries. */
+export function digestMetadata(run: Pick<SlotRun, 'spec' | 'slot' | 'late'>): MessageMetadata {
+  return {
+    event_type: DIGEST_EVENT,
+    event_payload: {
+      report: run.spec.report,
+      channel: run.spec.channel,
+      slot: run.slot.toISOString(),
+      late: run.late,
+    },
+  };
+}
+
+/** The channel's post for this slot, if an earlier attempt made one. */
+export function findDigestPost(
+  messages: readonly HistoryMessage[],
+  run: Pick<SlotRun, 'spec' | 'slot'>,
+): HistoryMessage | undefined {
+  const slot = run.slot.toISOString();
+  return messages.find(
+    (m) =>
+      m.metadata?.event_type === DIGEST_EVENT &&
+      m.metadata.event_payload.report === run.spec.report &&
+      m.metadata.event_payload.slot === slot,
+  );
+}
+
+/**
+ * Delivers one claimed slot. A retry of a slot (attempt > 1: an earlier attempt failed, or died
+ * with its process) first reads the channel's recent history: a post carrying this slot's
+ * metadata means the digest went out, and its ts is returned without posting again.
+ *
+ * @example scheduler = createScheduler({ runSlot: (run) => deliverDigest(run, deps), … });
+ */
+export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<{ messageTs?: string }> {
+  const slack = deps.slack;
+  const { spec, slot } = run;
+  if (run.attempt > 1) {
+    const history = await slack.history(spec.channel, {
+      oldest: (slot.getTime() / 1000).toFixed(6),
+      inclusive: true,
+      includeAllMetadata: true,
+      limit: HISTORY_PAGE,
+      signal: run.signal,
+    });
+    const earlier = findDigestPost(history, run);
+    if (earlier) {
+      deps.logger.info(
+        { report: spec.report, channel: spec.channel, slot: slot.toISOString(), ts: earlier.ts },
+        'digest already posted by an earlier attempt; not posting again',
+      );
+      return { messageTs: earlier.ts };
+    }
+  }
+  const loaded = await deps.loadReports();
+  const report = findReport(loaded, spec.report);
+  if (!report.definition.schedule && spec.source === 'report') {
+    throw new UserInputError('REPORT_NOT_SCHEDULED', `report ${spec.report} no longer has a schedule`);
+  }
+  const late = run.late ? lateNote(slot, deps.clock(), spec.timezone) : undefined;
+  const delivered = await runAndDeliver(
+    {
+      report,
+      asOf: slot,
+      csv: report.definition.deliver?.csv !== false,
+      post: { metadata: digestMetadata(run), ...(late ? { lateNote: late } : {}) },
+    },
+    { channel: spec.channel, user: 'pivotbot-scheduler' },
+    { ...deps, signal: run.signal },
+  );
+  return { messageTs: delivered.messageTs };
+}
+
+/**
+ * Posts the one failure notice of a slot whose attempts are spent: the report, the slot, the
+ * reason in the user's terms and a button that runs it now.
+ */
+export async function postDigestFailure(giveUp: GiveUp, deps: DigestDeps): Promise<void> {
+  const { spec, slot, error } = giveUp;
+  const loaded = await deps.loadReports().catch(() => undefined);
+  const title = loaded?.reports.find((r) => r.id === spec.report)?.definition.title ?? spec.report;
+  const reason =
+    (error as { userMessage?: string }).userMessage ?? 'Something went wrong on our side; the details are in the log.';
+  deps.logger.error({ err: toError(error), report: spec.report, slot: slot.toISOString() }, 'digest delivery failed');
+  await deps.slack.post(
+    spec.channel,
+    digestFailureMessage({
+      reportId: spec.report,
+      title,
+      slot,
+      timezone: spec.timezone,
+      attempts: spec.retry.attempts,
+      reason,
+    }),
+  );
+}

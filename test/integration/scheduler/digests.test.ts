@@ -1,0 +1,92 @@
+/**
+ * Scheduled digests end to end over real HTTP: the bot (in this process) with its scheduler on
+ * real timers, the sandbox as the Reporting Service and the Slack test server. A seconds field in
+ * the report's cron makes slots come every two seconds.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BotHarness } from '../../support/botHarness.js';
+import { secondsReport, writeReports } from '../../support/scheduledReports.js';
+import type { StoredMessage } from '../../support/slackTestServer.js';
+
+const CHANNEL = 'C0GENERAL1';
+
+function digests(messages: readonly StoredMessage[], report: string): StoredMessage[] {
+  return messages.filter(
+    (m) => m.metadata?.event_type === 'pivotbot_digest' && m.metadata.event_payload.report === report && !m.threadTs,
+  );
+}
+
+const slotOf = (m: StoredMessage) => String(m.metadata?.event_payload.slot);
+
+describe('scheduled digests', () => {
+  const harness = new BotHarness();
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-sched-'));
+    const reports = await writeReports(dir, {
+      'every-two': secondsReport({ title: 'Every two seconds', channels: [CHANNEL], everySeconds: 2 }),
+    });
+    await harness.start({ env: { PIVOTBOT_REPORTS_DIR: reports } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await harness.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('posts one digest per slot, with its metadata, chart and CSV', async () => {
+    const slack = harness.slack;
+    await slack.waitFor(() => digests(slack.messages, 'every-two').length >= 2, 20_000, 'two digests');
+    const posted = digests(slack.messages, 'every-two');
+    const slots = posted.map(slotOf);
+    expect(new Set(slots).size).toBe(slots.length);
+    for (const slot of slots) expect(new Date(slot).getUTCSeconds() % 2).toBe(0);
+    const first = posted[0] as StoredMessage;
+    expect(first.metadata?.event_payload).toEqual({
+      report: 'every-two',
+      channel: CHANNEL,
+      slot: slotOf(first),
+      late: false,
+    });
+    expect(JSON.stringify(first.blocks)).toContain('"type":"image"');
+    expect(first.text).not.toMatch(/^Late/);
+    // The CSV goes into the digest's thread.
+    await slack.waitFor(
+      () => slack.callsTo('files.completeUploadExternal').some((c) => c.args.thread_ts === first.ts),
+      10_000,
+      'the CSV in the thread',
+    );
+    const run = harness.bot.store.runs.findByIdempotencyKey(`digest:every-two:${CHANNEL}:${slotOf(first)}`);
+    expect(run?.status).toBe('succeeded');
+    expect(run?.messageTs).toBe(first.ts);
+  }, 40_000);
+
+  it('after downtime across two slots, posts each missed slot once, marked late', async () => {
+    const slack = harness.slack;
+    await harness.bot.stop();
+    const stoppedAt = Date.now();
+    const before = new Set(digests(slack.messages, 'every-two').map(slotOf));
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    await harness.startBot();
+    await slack.waitFor(
+      () => digests(slack.messages, 'every-two').filter((m) => m.metadata?.event_payload.late === true).length >= 2,
+      20_000,
+      'two late digests',
+    );
+    const all = digests(slack.messages, 'every-two');
+    const slots = all.map(slotOf);
+    expect(new Set(slots).size).toBe(slots.length);
+    const late = all.filter((m) => m.metadata?.event_payload.late === true);
+    for (const m of late) {
+      expect(before.has(slotOf(m))).toBe(false);
+      expect(Date.parse(slotOf(m))).toBeGreaterThanOrEqual(stoppedAt - 2_000);
+      expect(m.text).toMatch(/^Late: the digest due \w{3} \d\d:\d\d UTC, posted/);
+    }
+    // No slot between the last on-time digest and now is missing.
+    const times = slots.map((s) => Date.parse(s)).sort((a, b) => a - b);
+    for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).toBe(2_000);
+  }, 60_000);
+});
