@@ -1,0 +1,96 @@
+import { EventEmitter } from 'node:events';
+import { Writable } from 'node:stream';
+import { installProcessGuards, UNCAUGHT_EXIT_CODE } from '../../../src/cli/processGuards.js';
+import { createLogger, PivotbotError } from '../../../src/core/index.js';
+
+function harness(stop: () => Promise<void> | undefined, graceMs = 1_000) {
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).trim().split('\n')) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const logger = createLogger({ destination, secrets: ['xoxb-guard-secret'] });
+  const target = new EventEmitter();
+  let exitCode: number | undefined;
+  let exited: () => void = () => undefined;
+  const exitedPromise = new Promise<void>((resolve) => {
+    exited = resolve;
+  });
+  const remove = installProcessGuards({
+    logger,
+    stop,
+    graceMs,
+    target,
+    exit: (code) => {
+      exitCode = code;
+      exited();
+    },
+  });
+  return { lines, target, remove, exitedPromise, exitCode: () => exitCode };
+}
+
+describe('installProcessGuards', () => {
+  it('logs an unhandled rejection with its code and class, scrubbed, and keeps running', () => {
+    let stops = 0;
+    const h = harness(async () => {
+      stops += 1;
+    });
+    h.target.emit('unhandledRejection', new PivotbotError('STORE_WRITE', 'write failed for xoxb-guard-secret'));
+    expect(h.lines[0]).toMatchObject({ level: 50, err: { type: 'PivotbotError', code: 'STORE_WRITE' } });
+    expect(JSON.stringify(h.lines)).not.toContain('xoxb-guard-secret');
+    expect(stops).toBe(0);
+    expect(h.exitCode()).toBeUndefined();
+    h.remove();
+  });
+
+  it('on an uncaught exception logs fatal, stops the bot, then exits non-zero', async () => {
+    const order: string[] = [];
+    const h = harness(async () => {
+      order.push('stopped');
+    });
+    h.target.emit('uncaughtException', new TypeError('boom'));
+    await h.exitedPromise;
+    expect(h.lines[0]).toMatchObject({ level: 60, err: { type: 'TypeError', message: 'boom' } });
+    expect(order).toEqual(['stopped']);
+    expect(h.exitCode()).toBe(UNCAUGHT_EXIT_CODE);
+    expect(UNCAUGHT_EXIT_CODE).not.toBe(0);
+    h.remove();
+  });
+
+  it('exits after the grace period when stopping hangs', async () => {
+    const h = harness(() => new Promise<void>(() => undefined), 30);
+    const started = Date.now();
+    h.target.emit('uncaughtException', new Error('stuck'));
+    await h.exitedPromise;
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(h.exitCode()).toBe(1);
+    expect(h.lines.map((l) => l.msg)).toContain('the bot did not stop within the grace period; exiting anyway');
+    h.remove();
+  });
+
+  it('exits at once when the exception comes before the bot exists, and logs a failing stop', async () => {
+    const early = harness(() => undefined);
+    early.target.emit('uncaughtException', new Error('during start-up'));
+    await early.exitedPromise;
+    expect(early.exitCode()).toBe(1);
+    early.remove();
+
+    const failing = harness(async () => {
+      throw new Error('store close failed');
+    });
+    failing.target.emit('uncaughtException', new Error('first'));
+    await failing.exitedPromise;
+    expect(failing.lines.map((l) => l.msg)).toContain('stopping after an uncaught exception failed');
+    failing.remove();
+  });
+
+  it('removes both listeners', () => {
+    const h = harness(() => undefined);
+    expect(h.target.listenerCount('uncaughtException')).toBe(1);
+    h.remove();
+    expect(h.target.listenerCount('uncaughtException')).toBe(0);
+    expect(h.target.listenerCount('unhandledRejection')).toBe(0);
+  });
+});
