@@ -12,6 +12,12 @@ const VALID = [
   'postbacks app:101 keys:conversion_value,country track:installs revenue last 3 days',
   'spend by campaign last week vs previous period channel all async',
   'events(eventId=5, attrSource=SKAD) eventsCpa by app from 2026-11-01 to 2026-11-08 where campaignType not in (RTGT)',
+  // The trade's phrasings (issue 15).
+  "what's the cpi by country for US and BR last week?",
+  'top 5 campaigns by spend with installs in Brazil yesterday vs same day last week',
+  'worst 3 exchanges by roas L30D excluding US, CN on ios',
+  'daily spend and click installs per campaign for campaigns 1001 and 1002 QTD WoW',
+  'spend & cost per install by ad set since 2026-11-01 ctv and mobile',
 ];
 const WORDS = [
   ...VALID.flatMap((q) => q.split(/\s+/)),
@@ -64,6 +70,10 @@ const shuffledWords = fc.array(fc.constantFrom(...WORDS), { maxLength: 25 }).map
 const anyText = fc.string({ maxLength: 200, unit: 'binary' });
 
 describe('the query language under random input', () => {
+  it.each(VALID)('starts from a valid query: %j', (text) => {
+    expect(() => compileQuery(text, { now })).not.toThrow();
+  });
+
   it('never throws anything but a typed user error, and never hangs', () => {
     let slowest = 0;
     fc.assert(
