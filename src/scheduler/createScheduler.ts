@@ -185,10 +185,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         .slice(0, id.startsWith('subscription:') ? 2 : 3)
         .join(':');
     const live = new Set(specs.map((s) => prefix(s.id)));
-    for (const record of store.schedules.list()) {
-      const id = record.scheduleId;
+    for (const { scheduleId: id } of store.schedules.list()) {
       if (ids.has(id)) continue;
-      if (id.startsWith('subscription:') || live.has(prefix(id))) await store.schedules.remove(id);
+      if (id.startsWith('subscription:') || live.has(prefix(id))) await record(() => store.schedules.remove(id));
     }
   }
 
@@ -205,7 +204,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         const since = store.schedules.getLastFire(spec.id);
         if (since === undefined) {
           // First sight: only slots after now count, so a new schedule never posts its past.
-          await store.schedules.setLastFire(spec.id, now.toISOString());
+          await record(() => store.schedules.setLastFire(spec.id, now.toISOString()));
           continue;
         }
         const plan = planCatchUp(spec, new Date(since), now, deps.catchUp);
@@ -244,7 +243,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       for (const { slot, reason } of plan.skipped) await recordSkipped(spec, slot, reason);
       const lastSkipped = plan.skipped.at(-1)?.slot;
       if (plan.due.length === 0) {
-        if (lastSkipped) await store.schedules.setLastFire(spec.id, lastSkipped.toISOString());
+        if (lastSkipped) await record(() => store.schedules.setLastFire(spec.id, lastSkipped.toISOString()));
         return;
       }
       for (const { slot, late: overdue } of plan.due) {
@@ -252,15 +251,18 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         const late = overdue || slot.getTime() < startedAt;
         const outcome = await runWithRetries(spec, slot, late);
         if (outcome === 'stopped') return;
-        await store.schedules.setLastFire(spec.id, slot.toISOString());
+        await record(() => store.schedules.setLastFire(spec.id, slot.toISOString()));
       }
     }
   }
 
   async function recordSkipped(spec: ScheduleSpec, slot: Date, reason: string): Promise<void> {
-    const { run, started } = await store.runs.start(newRun(spec, slot, 'catch-up'));
-    if (started)
-      await store.runs.finish(run.id, { status: 'skipped', error: { code: 'SLOT_SKIPPED', message: reason } });
+    await record(async () => {
+      const { run, started } = await store.runs.start(newRun(spec, slot, 'catch-up'));
+      if (started) {
+        await store.runs.finish(run.id, { status: 'skipped', error: { code: 'SLOT_SKIPPED', message: reason } });
+      }
+    });
     logger.info({ schedule: spec.id, slot: slot.toISOString(), reason }, 'digest slot skipped');
   }
 
@@ -336,46 +338,65 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     if (stopping) return 'stopped';
     let run = held;
     if (!run) {
-      const claim = await store.runs.start(newRun(spec, slot, late ? 'catch-up' : 'schedule'));
-      // Running elsewhere (the same channel subscribed at the same instant), succeeded or skipped.
-      if (!claim.started) return 'done';
-      run = claim.run;
+      const key = runKey(spec.report, spec.channel, slot);
+      try {
+        const claim = await store.runs.start(newRun(spec, slot, late ? 'catch-up' : 'schedule'));
+        // Running elsewhere (the same channel subscribed at the same instant), succeeded or skipped.
+        if (!claim.started) return 'done';
+        run = claim.run;
+      } catch (error) {
+        // A claim that is not on disk does not protect the slot after a crash: do not post on
+        // it. The store keeps it in memory, so it is released as failed and tried again.
+        const pending = store.runs.findByIdempotencyKey(key);
+        if (pending?.status !== 'running') throw error;
+        await record(() => store.runs.finish(pending.id, { status: 'failed', error: storedError(error) }));
+        return { error, runId: pending.id };
+      }
     }
-    const call = deps.runSlot({
-      spec,
-      slot,
-      late,
-      attempt: run.attempt,
-      runId: run.id,
-      waitedMs,
-      signal: abort.signal,
-    });
+    const claimed = run;
+    const call = Promise.resolve().then(() =>
+      deps.runSlot({ spec, slot, late, attempt: claimed.attempt, runId: claimed.id, waitedMs, signal: abort.signal }),
+    );
     inFlight.add(call);
+    let result: SlotResult;
     try {
-      const result = await call;
+      result = await call;
       if ('waitMs' in result) {
         const limit = spec.waitForData?.waitMs ?? 0;
-        if (waitedMs + result.waitMs <= limit) return { waitMs: result.waitMs, run };
+        if (waitedMs + result.waitMs <= limit) return { waitMs: result.waitMs, run: claimed };
         throw new PivotbotError(
           'DATA_WAIT_OVER',
           `runSlot asked to wait ${result.waitMs} ms more after ${waitedMs} ms; the schedule allows ${limit} ms`,
           { userMessage: 'The digest waited for late data longer than its schedule allows.' },
         );
       }
-      await store.runs.finish(run.id, {
-        status: 'succeeded',
-        ...(result.messageTs === undefined ? {} : { messageTs: result.messageTs }),
-      });
-      return 'done';
     } catch (error) {
       if (abort.signal.aborted) {
-        await store.runs.finish(run.id, { status: 'failed', error: interrupted() }).catch(() => undefined);
+        await record(() => store.runs.finish(claimed.id, { status: 'failed', error: interrupted() }));
         return 'stopped';
       }
-      await store.runs.finish(run.id, { status: 'failed', error: storedError(error) });
-      return { error, runId: run.id };
+      await record(() => store.runs.finish(claimed.id, { status: 'failed', error: storedError(error) }));
+      return { error, runId: claimed.id };
     } finally {
       inFlight.delete(call);
+    }
+    // Posted: whatever happens to this write, the slot is not run again by this process.
+    const { messageTs } = result;
+    await record(() =>
+      store.runs.finish(claimed.id, { status: 'succeeded', ...(messageTs === undefined ? {} : { messageTs }) }),
+    );
+    return 'done';
+  }
+
+  /**
+   * A bookkeeping write that failed (disk full, read-only) stays in the store's memory and is
+   * written with the next successful write: log it, and carry on with what is already decided.
+   */
+  async function record(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      logger.error({ err: error }, 'scheduler bookkeeping not written yet; the store retries with its next write');
     }
   }
 
@@ -426,7 +447,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         if (run.trigger === 'manual' || parseRunKey(run.idempotencyKey) === undefined) continue;
         // A slot claimed by a process that died: marked failed, so the next claim of its key
         // starts a new attempt (told attempt > 1, the delivery checks the channel first).
-        await store.runs.finish(run.id, { status: 'failed', error: interrupted() });
+        await record(() => store.runs.finish(run.id, { status: 'failed', error: interrupted() }));
         logger.warn({ run: run.id, key: run.idempotencyKey }, 'digest run interrupted by a restart; running it again');
       }
       await tick();

@@ -8,7 +8,7 @@ import {
   type SlotResult,
   type SlotRun,
 } from '../../../src/scheduler/index.js';
-import { createMemoryStore, type Store } from '../../../src/store/index.js';
+import { createMemoryStore, type Store, StoreWriteFailedError } from '../../../src/store/index.js';
 import { deferred, FakeTime, settle } from './fakeTime.js';
 
 const HOUR = 3_600_000;
@@ -295,6 +295,59 @@ describe('createScheduler: failures', () => {
       code: 'RUN_FAILED',
       message: "unexpected Error; details are in the bot's log",
     });
+    await scheduler.stop();
+  });
+});
+
+describe('createScheduler: when the store cannot write', () => {
+  const diskFull = () => new StoreWriteFailedError('/data/pivotbot.json', new Error('ENOSPC'));
+
+  it('does not post again a digest whose success could not be written', async () => {
+    const s = setup('2026-11-23T08:59:00Z');
+    const finish = s.store.runs.finish;
+    const runs = {
+      ...s.store.runs,
+      finish: async (...args: Parameters<typeof finish>) => {
+        await finish(...args);
+        throw diskFull();
+      },
+    };
+    const scheduler = s.make({ store: { runs, schedules: s.store.schedules } });
+    await scheduler.start();
+    await s.time.advance(60_000);
+    await scheduler.idle();
+    expect(s.store.schedules.getLastFire(spec().id)).toBe('2026-11-23T09:00:00.000Z');
+    await s.time.advance(10 * 60_000);
+    await scheduler.idle();
+    expect(s.state.calls).toHaveLength(1);
+    expect(s.store.runs.listByReport('daily').map((r) => r.status)).toEqual(['succeeded']);
+    expect(s.store.schedules.getLastFire(spec().id)).toBe('2026-11-23T09:00:00.000Z');
+    await scheduler.stop();
+  });
+
+  it('does not post on a claim that is not on disk, and tries again later', async () => {
+    const s = setup('2026-11-23T08:59:00Z');
+    const start = s.store.runs.start;
+    let failures = 1;
+    const runs = {
+      ...s.store.runs,
+      start: async (...args: Parameters<typeof start>) => {
+        const claim = await start(...args);
+        if (failures-- > 0) throw diskFull();
+        return claim;
+      },
+    };
+    const scheduler = s.make({ store: { runs, schedules: s.store.schedules } });
+    await scheduler.start();
+    await s.time.advance(60_000);
+    expect(s.state.calls).toHaveLength(0);
+    await s.time.advance(120_000);
+    await scheduler.idle();
+    expect(s.state.calls.map((c) => c.attempt)).toEqual([2]);
+    expect(s.store.runs.listByReport('daily').map((r) => [r.status, r.error?.code])).toEqual([
+      ['succeeded', undefined],
+      ['failed', 'STORE_WRITE_FAILED'],
+    ]);
     await scheduler.stop();
   });
 });
