@@ -1,14 +1,36 @@
 // Rendering: charts (PNG), Block Kit messages, tables, CSV files, number formatting and the HTML preview, from a ReportView.
-export { ACTION_IDS, RANGE_ACTION_PATTERN, RANGE_BUTTONS, type ReportActionValue } from './blocks/actionIds.js';
+
+export { type AlertChartInput, alertChartSpec } from './alertChart.js';
+export {
+  ACTION_IDS,
+  ALERT_ACTION_PATTERN,
+  RANGE_ACTION_PATTERN,
+  RANGE_BUTTONS,
+  type ReportActionValue,
+  SNOOZE_ACTIONS,
+} from './blocks/actionIds.js';
 export { type AdhocOptions, adhocMessage } from './blocks/adhocMessage.js';
 export {
+  ALERT_EVENT_TYPE,
   type AlertCondition,
   type AlertMessageInput,
+  type AlertReplyKind,
   type AlertSeverity,
   type AlertState,
   alertMessage,
+  alertMetadata,
+  alertParentMessage,
+  alertReplyMessage,
   conditionText,
+  formatWhen,
+  mentionText,
 } from './blocks/alertMessages.js';
+export {
+  type AlertsSummaryInput,
+  alertsSummaryMessage,
+  type SummaryIncident,
+  type SummaryRule,
+} from './blocks/alertsSummaryMessage.js';
 export { type DigestOptions, digestMessage, fallbackText, headlineFields } from './blocks/digestMessage.js';
 export { type DigestFailure, digestFailureMessage, lateNote } from './blocks/digestNotices.js';
 export { type ErrorMessageInput, errorMessage } from './blocks/errorMessage.js';

@@ -7,8 +7,20 @@ export const ACTION_IDS = {
   rangePrefix: 'pivot_range_',
   csv: 'pivot_csv',
   alertAck: 'alert_ack',
+  /** Kept for buttons posted before the three snooze lengths; its value carries `hours`. */
   alertSnooze: 'alert_snooze',
+  alertSnooze1h: 'alert_snooze_1h',
+  alertSnooze4h: 'alert_snooze_4h',
+  alertSnooze24h: 'alert_snooze_24h',
 } as const;
+/** The Snooze buttons of an alert parent: hours and action id (Slack wants action ids unique in a block). */
+export const SNOOZE_ACTIONS = [
+  [1, ACTION_IDS.alertSnooze1h],
+  [4, ACTION_IDS.alertSnooze4h],
+  [24, ACTION_IDS.alertSnooze24h],
+] as const;
+/** Every alert button: `alert_ack`, `alert_snooze`, `alert_snooze_1h` … (the value says which incident and how long). */
+export const ALERT_ACTION_PATTERN = /^alert_(ack|snooze(_\d+h)?)$/;
 export const RANGE_ACTION_PATTERN = /^pivot_range_/;
 /** The ranges offered as buttons, with their labels. */
 export const RANGE_BUTTONS = [

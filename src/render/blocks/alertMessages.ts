@@ -1,62 +1,85 @@
 /**
- * Alert messages for one incident thread: the parent message when a breach opens it (and edited
- * in place as the incident changes), replies when it updates, and the resolved state.
+ * Alert messages for one incident thread: the parent message (posted when the incident opens and
+ * edited in place when it is acknowledged, snoozed or resolved) and the replies in its thread
+ * (reminder, large move, reopened, resolved). Pure: the caller passes the clock and the facts.
  */
 import type { Polarity } from '../../reporting/index.js';
 import { type FormatUnit, formatValue } from '../format.js';
 import { fitMessage } from '../slackLimits.js';
-import { ACTION_IDS } from './actionIds.js';
+import { ACTION_IDS, SNOOZE_ACTIONS } from './actionIds.js';
 import { imageBlock } from './digestMessage.js';
 import { formatElapsed } from './jobProgressMessage.js';
 import { button, context, escapeMrkdwn, mrkdwn } from './text.js';
 import type { Block, ChartImage, SlackMessage } from './types.js';
 
-export type AlertState = 'opened' | 'updated' | 'resolved';
 export type AlertSeverity = 'info' | 'warning' | 'critical';
+/** The parent's state; `opened`/`resolved` kept as the names the preview and older callers use. */
+export type AlertState = 'opened' | 'updated' | 'resolved';
+export type AlertReplyKind = 'reminder' | 'bigMove' | 'reopened' | 'resolved';
 
-/** How the rule compares: a fixed threshold, or a relative change against a comparison period. */
+/** What the value was held against. */
 export type AlertCondition =
   | { kind: 'above'; threshold: number; recovery?: number }
   | { kind: 'below'; threshold: number; recovery?: number }
   | {
       kind: 'change';
-      /** Threshold of the relative change, as a fraction (0.3 = 30 %). */
-      percent: number;
-      direction: 'up' | 'down' | 'any';
-      /** The comparison value and its label: `previous period`, `same period last week`. */
-      baseline: number | null;
+      /** Triggers as fractions: `above: 0.3` is a rise of more than 30 %, `below: -0.2` a fall of more than 20 %. */
+      above?: number;
+      below?: number;
+      /** The comparison period's value and how people name it: `previous period`, `same period last week`. */
+      comparisonValue: number | null;
       against: string;
+      /** The relative change now (0.42 = +42 %). */
+      change?: number | null;
+    }
+  | {
+      kind: 'anomaly';
+      /** The expected band and its centre (median of the baseline). */
+      low: number;
+      high: number;
+      median: number;
+      /** Robust score: how many spreads away from the median. */
+      score: number;
+      /** `the same weekday of the last 4 weeks`. */
+      baseline: string;
     };
 
 export interface AlertMessageInput {
-  state: AlertState;
   incidentId: string;
   ruleId: string;
   ruleName: string;
   reportId: string;
   reportTitle: string;
   severity?: AlertSeverity;
-  /** The entity breaching, for per-dimension rules: `Country BR`, `Campaign Summer Sale`. */
+  /** The entity breaching: `Country BR · Platform IOS`; absent or `Total` for totals. */
   entity?: string;
   metric: { key: string; label: string; unit: FormatUnit; polarity: Polarity };
   /** The value now (null when the service returned none). */
   value: number | null;
-  /** The value when last announced, for updates: `was $2.71`. */
+  /** Replies: the value at the previous evaluation (`was $2.71`). */
   previousValue?: number | null;
   condition: AlertCondition;
-  /** The data range evaluated: `Yesterday (Thu 19 Nov 2026)`, and its zone. */
+  /** The data range evaluated: `Yesterday (Thu 19 Nov 2026)`, and the zone times are shown in. */
   rangeLabel: string;
   timezone: string;
+  /** When the incident (re)opened. */
   openedAt: string;
   /** The clock of the caller, for durations; builders stay pure. */
   now: string;
-  /** Slack users to notify: `<@U123>` or `@name`. */
+  /** Slack ids: `U…`/`W…` users, `S…` user groups, `here`, `channel` (or already `<@U…>`). */
   mentions?: readonly string[];
   /** Permalink of the incident thread (for messages posted outside it). */
   threadUrl?: string;
   acknowledgedBy?: string;
+  acknowledgedAt?: string;
   snoozedUntil?: string;
+  /** Set when resolved: the parent then says when, after how long, and at what value. */
+  resolvedAt?: string;
+  /** How many times it reopened within a day of resolving. */
+  reopenCount?: number;
   chart?: ChartImage;
+  /** Kept for older callers: `opened` (parent), `updated` (a reminder reply), `resolved` (parent). */
+  state?: AlertState;
 }
 
 const SEVERITY_EMOJI: Readonly<Record<AlertSeverity, string>> = {
@@ -65,88 +88,222 @@ const SEVERITY_EMOJI: Readonly<Record<AlertSeverity, string>> = {
   critical: ':rotating_light:',
 };
 
-/** The condition as words with formatted numbers: `above $2.40`, `up more than 30% vs previous period`. */
-export function conditionText(input: AlertMessageInput): string {
+/** The event type of alert parents' message metadata (see DESIGN.md, restart safety). */
+export const ALERT_EVENT_TYPE = 'pivotbot_alert';
+
+/**
+ * The message metadata of an alert parent: after a crash, the channel's history says whether
+ * the parent of this (report, rule, entity) went out.
+ *
+ * @example alertMetadata(input, 'open') // { event_type: 'pivotbot_alert', event_payload: { report, rule, entity, state: 'open' } }
+ */
+export function alertMetadata(
+  input: Pick<AlertMessageInput, 'reportId' | 'ruleId' | 'entity'> & { entityKey?: string },
+  state: 'open' | 'resolved',
+): { event_type: string; event_payload: { report: string; rule: string; entity: string; state: string } } {
+  return {
+    event_type: ALERT_EVENT_TYPE,
+    event_payload: {
+      report: input.reportId,
+      rule: input.ruleId,
+      entity: input.entityKey ?? input.entity ?? 'total',
+      state,
+    },
+  };
+}
+
+/** A Slack id as a mention: `U1` → `<@U1>`, `S1` → `<!subteam^S1>`, `here` → `<!here>`; anything else as plain text. */
+export function mentionText(id: string): string {
+  if (/^<[@!][\w^|-]+>$/.test(id)) return id;
+  if (/^[UW][A-Z0-9]{2,}$/.test(id)) return `<@${id}>`;
+  if (/^S[A-Z0-9]{2,}$/.test(id)) return `<!subteam^${id}>`;
+  if (id === 'here' || id === 'channel' || id === 'everyone') return `<!${id}>`;
+  return escapeMrkdwn(id);
+}
+
+/** A time in the report's zone: `Fri 20 Nov 09:00`. */
+export function formatWhen(iso: string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('weekday')} ${get('day')} ${get('month')} ${get('hour')}:${get('minute')}`;
+}
+
+/** The condition as words with formatted numbers: `above $2.40`, `up 42.0% vs previous period ($5.00), more than +30.0%`. */
+export function conditionText(input: Pick<AlertMessageInput, 'condition' | 'metric'>): string {
   const c = input.condition;
   const unit = input.metric.unit;
-  if (c.kind === 'above' || c.kind === 'below') return `${c.kind} ${formatValue(c.threshold, unit)}`;
-  const dir = c.direction === 'any' ? 'changed by' : c.direction;
-  const base = c.baseline === null ? '' : ` (${formatValue(c.baseline, unit)})`;
-  return `${dir} more than ${formatValue(c.percent, 'ratio')} vs ${c.against}${base}`;
+  switch (c.kind) {
+    case 'above':
+    case 'below':
+      return `${c.kind} ${formatValue(c.threshold, unit)}`;
+    case 'change': {
+      const limits = [
+        c.above === undefined ? '' : `more than +${formatValue(c.above, 'ratio')}`,
+        c.below === undefined ? '' : `more than ${formatValue(c.below, 'ratio')}`,
+      ].filter((t) => t !== '');
+      const now =
+        c.change === undefined || c.change === null
+          ? ''
+          : `${c.change >= 0 ? 'up' : 'down'} ${formatValue(Math.abs(c.change), 'ratio')} `;
+      const base = c.comparisonValue === null ? '' : ` (${formatValue(c.comparisonValue, unit)})`;
+      return `${now}vs ${c.against}${base}; alert on ${limits.join(' or ')}`;
+    }
+    case 'anomaly':
+      return `outside the expected ${formatValue(c.low, unit)} – ${formatValue(c.high, unit)} (usual ${formatValue(c.median, unit)}, ${c.baseline})`;
+  }
 }
 
 function subject(input: AlertMessageInput): string {
-  const entity = input.entity ? ` for ${escapeMrkdwn(input.entity)}` : '';
+  const entity = input.entity && input.entity !== 'Total' ? ` for ${escapeMrkdwn(input.entity)}` : '';
   return `*${escapeMrkdwn(input.metric.label)}*${entity}`;
 }
 
-function lineFor(input: AlertMessageInput): string {
-  const value = formatValue(input.value, input.metric.unit);
-  const cond = escapeMrkdwn(conditionText(input));
-  const name = escapeMrkdwn(input.ruleName);
-  switch (input.state) {
-    case 'opened':
-      return `${SEVERITY_EMOJI[input.severity ?? 'warning']} *${name}*\n${subject(input)} is *${value}*, ${cond}.`;
-    case 'updated': {
-      const was =
-        input.previousValue === undefined ? '' : ` (was ${formatValue(input.previousValue, input.metric.unit)})`;
-      return `:arrows_counterclockwise: Still breached: ${subject(input)} is *${value}*${was}, ${cond}.`;
-    }
-    case 'resolved': {
-      const c = input.condition;
-      const back =
-        c.kind === 'change'
-          ? 'back within range'
-          : `back ${c.kind === 'above' ? 'at or below' : 'at or above'} ${formatValue(c.recovery ?? c.threshold, input.metric.unit)}`;
-      return `:white_check_mark: *Resolved: ${name}*\n${subject(input)} is ${back}: *${value}*.`;
-    }
-  }
+function recoveryText(input: AlertMessageInput): string {
+  const c = input.condition;
+  const unit = input.metric.unit;
+  if (c.kind === 'above') return `back at or below ${formatValue(c.recovery ?? c.threshold, unit)}`;
+  if (c.kind === 'below') return `back at or above ${formatValue(c.recovery ?? c.threshold, unit)}`;
+  if (c.kind === 'anomaly') return `back within ${formatValue(c.low, unit)} – ${formatValue(c.high, unit)}`;
+  return 'back within range';
+}
+
+function factsLine(input: AlertMessageInput, extra: string[] = []): Block {
+  return context(
+    [
+      `:calendar: ${escapeMrkdwn(input.rangeLabel)}  ·  ${escapeMrkdwn(input.timezone)}`,
+      `report *${escapeMrkdwn(input.reportTitle)}*`,
+      `rule \`${escapeMrkdwn(input.ruleId)}\``,
+      ...extra,
+    ].join('  ·  '),
+  );
+}
+
+function buttons(input: AlertMessageInput): Block {
+  const value = { incidentId: input.incidentId, ruleId: input.ruleId, reportId: input.reportId };
+  return {
+    type: 'actions',
+    block_id: `alert_actions:${input.incidentId}`.slice(0, 255),
+    elements: [
+      ...(input.acknowledgedBy ? [] : [button('Acknowledge', ACTION_IDS.alertAck, value, 'primary')]),
+      ...SNOOZE_ACTIONS.map(([hours, actionId]) => button(`Snooze ${hours} h`, actionId, { ...value, hours })),
+    ],
+  };
 }
 
 /**
- * The message of an alert incident in a given state. `opened` is the thread's parent (with
- * Acknowledge and Snooze buttons), `updated` a reply in the thread, `resolved` both the edit of
- * the parent and the closing reply.
+ * The thread's parent message in the incident's current state. Open: severity, rule name, the
+ * value against the threshold (the comparison value for change rules, the expected band for
+ * anomalies), mentions, the chart, and Acknowledge / Snooze 1 h, 4 h, 24 h; who acknowledged and
+ * until when it is snoozed. Resolved: when, after how long, and at what value; no buttons.
  *
- * @example alertMessage({ state: 'opened', ruleName: 'CPI spike', metric, value: 2.71, condition: { kind: 'above', threshold: 2.4 }, … })
+ * @example alertParentMessage({ ...facts, now: new Date().toISOString() }) // open
+ *          alertParentMessage({ ...facts, resolvedAt, value: 4.8, now })   // the edit on resolve
  */
-export function alertMessage(input: AlertMessageInput): SlackMessage {
-  const blocks: Block[] = [{ type: 'section', text: mrkdwn(lineFor(input)) }];
-  const facts = [
-    `:calendar: ${escapeMrkdwn(input.rangeLabel)}  ·  ${escapeMrkdwn(input.timezone)}`,
-    `report *${escapeMrkdwn(input.reportTitle)}*`,
-    `rule \`${escapeMrkdwn(input.ruleId)}\``,
-  ];
-  const open = formatElapsed(Date.parse(input.now) - Date.parse(input.openedAt));
-  facts.push(
-    input.state === 'resolved' ? `open for ${open}` : input.state === 'updated' ? `open for ${open}` : 'opened now',
-  );
-  blocks.push(context(facts.join('  ·  ')));
-  if (input.state !== 'resolved' && input.chart) blocks.push(imageBlock(input.chart));
+export function alertParentMessage(input: AlertMessageInput): SlackMessage {
+  const resolved = input.resolvedAt !== undefined;
+  const name = escapeMrkdwn(input.ruleName);
+  const value = formatValue(input.value, input.metric.unit);
+  const blocks: Block[] = [];
+  if (resolved) {
+    const after = formatElapsed(Date.parse(input.resolvedAt as string) - Date.parse(input.openedAt));
+    blocks.push({
+      type: 'section',
+      text: mrkdwn(
+        `:white_check_mark: *Resolved: ${name}*\n${subject(input)} is ${recoveryText(input)}: *${value}*. ` +
+          `Resolved ${formatWhen(input.resolvedAt as string, input.timezone)} after ${after}.`,
+      ),
+    });
+    blocks.push(factsLine(input, [`opened ${formatWhen(input.openedAt, input.timezone)}`]));
+  } else {
+    const reopened = input.reopenCount ? ` (reopened${input.reopenCount > 1 ? ` ${input.reopenCount}×` : ''})` : '';
+    blocks.push({
+      type: 'section',
+      text: mrkdwn(
+        `${SEVERITY_EMOJI[input.severity ?? 'warning']} *${name}*${reopened}\n${subject(input)} is *${value}*, ${escapeMrkdwn(conditionText(input))}.`,
+      ),
+    });
+    blocks.push(
+      factsLine(input, [
+        `${input.severity ?? 'warning'}`,
+        `open since ${formatWhen(input.openedAt, input.timezone)} (${formatElapsed(Date.parse(input.now) - Date.parse(input.openedAt))})`,
+      ]),
+    );
+    if (input.chart) blocks.push(imageBlock(input.chart));
+  }
   const status: string[] = [];
-  if (input.acknowledgedBy) status.push(`:eyes: acknowledged by ${escapeMrkdwn(input.acknowledgedBy)}`);
-  if (input.snoozedUntil) status.push(`:zzz: snoozed until ${escapeMrkdwn(input.snoozedUntil)}`);
+  if (input.acknowledgedBy) {
+    const when = input.acknowledgedAt ? ` at ${formatWhen(input.acknowledgedAt, input.timezone)}` : '';
+    status.push(`:eyes: acknowledged by ${mentionText(input.acknowledgedBy)}${when}`);
+  }
+  if (input.snoozedUntil && !resolved && Date.parse(input.snoozedUntil) > Date.parse(input.now)) {
+    status.push(`:zzz: snoozed until ${formatWhen(input.snoozedUntil, input.timezone)}`);
+  }
   if (input.threadUrl) status.push(`<${input.threadUrl}|incident thread>`);
   if (status.length > 0) blocks.push(context(status.join('  ·  ')));
-  if (input.state === 'opened' && input.mentions && input.mentions.length > 0) {
-    blocks.push(context(input.mentions.map(escapeMentions).join(' ')));
+  if (!resolved && input.mentions && input.mentions.length > 0) {
+    blocks.push(context(input.mentions.map(mentionText).join(' ')));
   }
-  if (input.state !== 'resolved') {
-    const value = { incidentId: input.incidentId, ruleId: input.ruleId, reportId: input.reportId };
-    blocks.push({
-      type: 'actions',
-      block_id: `alert_actions:${input.incidentId}`.slice(0, 255),
-      elements: [
-        ...(input.acknowledgedBy ? [] : [button('Acknowledge', ACTION_IDS.alertAck, value, 'primary')]),
-        button('Snooze 24 h', ACTION_IDS.alertSnooze, { ...value, hours: 24 }),
-      ],
-    });
-  }
-  const text = `${input.state === 'resolved' ? 'Resolved' : 'Alert'}: ${input.ruleName}: ${input.metric.label}${input.entity ? ` (${input.entity})` : ''} ${formatValue(input.value, input.metric.unit)}`;
+  if (!resolved) blocks.push(buttons(input));
+  const entity = input.entity && input.entity !== 'Total' ? ` (${input.entity})` : '';
+  const text = `${resolved ? 'Resolved' : 'Alert'}: ${input.ruleName}: ${input.metric.label}${entity} ${value}`;
   return fitMessage({ text, blocks }).message;
 }
 
-/** Mentions pass through as Slack syntax (`<@U123>`); bare `@name`s are escaped text. */
-function escapeMentions(mention: string): string {
-  return /^<[@!][\w^|-]+>$/.test(mention) ? mention : escapeMrkdwn(mention);
+/**
+ * A reply in the incident's thread: a reminder (still breached), a large move, a reopening
+ * (breached again within a day of resolving; mentions again), or the resolution.
+ *
+ * @example alertReplyMessage(input, 'reminder')
+ */
+export function alertReplyMessage(input: AlertMessageInput, kind: AlertReplyKind): SlackMessage {
+  const value = formatValue(input.value, input.metric.unit);
+  const was = input.previousValue === undefined ? '' : ` (was ${formatValue(input.previousValue, input.metric.unit)})`;
+  const cond = escapeMrkdwn(conditionText(input));
+  const open = formatElapsed(Date.parse(input.now) - Date.parse(input.openedAt));
+  let line: string;
+  switch (kind) {
+    case 'reminder':
+      line = `:arrows_counterclockwise: Still breached after ${open}: ${subject(input)} is *${value}*${was}, ${cond}.`;
+      break;
+    case 'bigMove':
+      line = `:chart_with_upwards_trend: Large move: ${subject(input)} is now *${value}*${was}, ${cond}.`;
+      break;
+    case 'reopened':
+      line = `${SEVERITY_EMOJI[input.severity ?? 'warning']} Reopened: ${subject(input)} is *${value}* again, ${cond}.`;
+      break;
+    case 'resolved': {
+      const at = input.resolvedAt ?? input.now;
+      const after = formatElapsed(Date.parse(at) - Date.parse(input.openedAt));
+      line = `:white_check_mark: Resolved ${formatWhen(at, input.timezone)} after ${after}: ${subject(input)} is ${recoveryText(input)}: *${value}*.`;
+      break;
+    }
+  }
+  const blocks: Block[] = [{ type: 'section', text: mrkdwn(line) }];
+  if (kind === 'reopened' && input.mentions && input.mentions.length > 0) {
+    blocks.push(context(input.mentions.map(mentionText).join(' ')));
+  }
+  if (kind === 'bigMove' && input.chart) blocks.push(imageBlock(input.chart));
+  const text = `${input.ruleName}: ${kind === 'resolved' ? 'resolved' : kind === 'reopened' ? 'reopened' : 'still breached'}: ${input.metric.label} ${value}`;
+  return fitMessage({ text, blocks }).message;
+}
+
+/**
+ * The older single entry point: `opened` and `resolved` give the parent, `updated` a reminder reply.
+ *
+ * @example alertMessage({ ...input, state: 'opened' })
+ */
+export function alertMessage(input: AlertMessageInput): SlackMessage {
+  if (input.state === 'updated') return alertReplyMessage(input, 'reminder');
+  if (input.state === 'resolved' && input.resolvedAt === undefined) {
+    return alertParentMessage({ ...input, resolvedAt: input.now });
+  }
+  return alertParentMessage(input);
 }

@@ -31,7 +31,7 @@ const alertBase: AlertMessageInput = {
   timezone: 'UTC',
   openedAt: '2026-11-20T09:00:00Z',
   now: '2026-11-20T12:10:00Z',
-  mentions: ['<@U123>', '@ua-oncall'],
+  mentions: ['U123', 'S0UAONCALL', 'here'],
 };
 
 const builders: Array<[string, () => SlackMessage]> = [
@@ -188,16 +188,18 @@ describe('when content is cut', () => {
 });
 
 describe('alertMessage', () => {
-  it('opens with the rule, the value against the threshold, and ack/snooze buttons', () => {
+  it('opens with the rule, the value against the threshold, mentions as Slack syntax, and ack/snooze buttons', () => {
     const message = alertMessage(alertBase);
     const text = messageText(message);
     expect(text).toContain('*CPI spike*');
     expect(text).toContain('*CPI* for Country BR is *$2.71*, above $2.40.');
-    expect(text).toContain('<@U123> @ua-oncall');
+    expect(text).toContain('<@U123> <!subteam^S0UAONCALL> <!here>');
     const actions = message.blocks.find((b) => b.type === 'actions');
     expect(actions?.type === 'actions' && actions.elements.map((e) => e.action_id)).toEqual([
       ACTION_IDS.alertAck,
-      ACTION_IDS.alertSnooze,
+      ACTION_IDS.alertSnooze1h,
+      ACTION_IDS.alertSnooze4h,
+      ACTION_IDS.alertSnooze24h,
     ]);
   });
 
@@ -207,16 +209,16 @@ describe('alertMessage', () => {
     );
     const resolved = alertMessage({ ...alertBase, state: 'resolved', value: 2.1 });
     expect(messageText(resolved)).toContain('back at or below $2.20: *$2.10*');
-    expect(messageText(resolved)).toContain('open for 3 h 10 min');
+    expect(messageText(resolved)).toContain('after 3 h 10 min');
     expect(resolved.blocks.some((b) => b.type === 'actions')).toBe(false);
   });
 
-  it('describes relative-change rules', () => {
+  it('describes relative-change rules with the comparison value', () => {
     const message = alertMessage({
       ...alertBase,
-      condition: { kind: 'change', percent: 0.3, direction: 'up', baseline: 2, against: 'same period last week' },
+      condition: { kind: 'change', above: 0.3, comparisonValue: 2, change: 0.355, against: 'same period last week' },
     });
-    expect(messageText(message)).toContain('up more than 30.0% vs same period last week ($2.00)');
+    expect(messageText(message)).toContain('up 35.5% vs same period last week ($2.00); alert on more than +30.0%');
   });
 });
 
