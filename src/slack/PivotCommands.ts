@@ -1,11 +1,20 @@
-import { PivotbotError, toError } from '../core/index.js';
+import { describeFailure, PivotbotError, toError, type UserFailure, UserInputError } from '../core/index.js';
 import { compileQuery, formatQueryError, QueryError, type QueryOptions, workspaceGlossaryOf } from '../query/index.js';
 import { type Block, errorMessage, type SlackMessage } from '../render/index.js';
-import { findReport, type LoadedReports, type ReportDefinition } from '../reports/index.js';
+import {
+  findReport,
+  type LoadedReports,
+  normalizeTimeZone,
+  type ReportDefinition,
+  timeZoneProblem,
+} from '../reports/index.js';
+import { listSchedules, nextFires } from '../scheduler/index.js';
 import { type DeliveryDeps, type RunTarget, runAndDeliver } from './deliverRun.js';
+import { helpTopicMessage } from './helpTopicMessage.js';
 import { alertsMessage, helpMessage, listMessage, noticeMessage, showMessage, statusMessage } from './infoMessages.js';
 import { type ChannelRef, parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
 import { SlackDeliveryError } from './SlackGateway.js';
+import { historyMessage, scheduleListMessage, subscribedMessage, timingText } from './scheduleMessages.js';
 import type { WorkQueue } from './WorkQueue.js';
 
 /** Who asked, where, and how to answer them privately. */
@@ -93,7 +102,16 @@ export class PivotCommands {
     const { settings, store } = this.deps;
     switch (command.kind) {
       case 'help':
-        return this.private(ctx, helpMessage(settings));
+        return this.private(
+          ctx,
+          command.topic
+            ? helpTopicMessage(
+                command.topic,
+                command.page ?? 1,
+                (await this.queryOptions()).glossary ?? defaultGlossary(),
+              )
+            : helpMessage(settings),
+        );
       case 'list':
         return this.private(ctx, listMessage(await this.deps.loadReports(), settings.timezone));
       case 'show': {
@@ -109,6 +127,15 @@ export class PivotCommands {
         return this.private(ctx, alertsMessage(store.incidents.listOpen()));
       case 'subscribe':
         return this.subscribe(command, ctx);
+      case 'schedule':
+        return this.private(ctx, await this.scheduleList());
+      case 'history': {
+        const report = await this.report(command.report);
+        return this.private(
+          ctx,
+          historyMessage({ id: report.id, title: report.definition.title }, store.runs.listByReport(report.id, 10)),
+        );
+      }
       case 'unsubscribe':
         return this.unsubscribe(command, ctx);
       case 'query':
@@ -178,29 +205,63 @@ export class PivotCommands {
     if (!this.isAdmin(ctx.userId)) return this.private(ctx, refusal('subscribe channels to digests'));
     const report = await this.report(command.report);
     const channel = this.channelId(command.channel, ctx);
-    const schedule = command.schedule
-      ? 'at' in command.schedule
-        ? atToCron(command.schedule.at)
-        : command.schedule.cron
-      : undefined;
-    const { created } = await this.deps.store.subscriptions.add({
+    let timezone: string | undefined;
+    if (command.timezone !== undefined) {
+      timezone = normalizeTimeZone(command.timezone);
+      const problem = timeZoneProblem(command.timezone);
+      if (timezone === undefined || problem) {
+        throw new UserInputError('BAD_TIMEZONE', problem?.message ?? `"${command.timezone}" is not a time zone.`);
+      }
+    }
+    const own = command.schedule;
+    if (!own && !report.definition.schedule) {
+      throw new UserInputError(
+        'REPORT_NOT_SCHEDULED',
+        `\`${report.id}\` has no schedule of its own; give one: \`/pivot subscribe ${report.id} at 09:00\` or \`cron "0 9 * * 1-5"\`.`,
+      );
+    }
+    const { subscription, created } = await this.deps.store.subscriptions.add({
       report: report.id,
       channel,
       createdBy: ctx.userId,
-      ...(schedule ? { schedule } : {}),
+      ...(own && 'at' in own ? { at: own.at } : {}),
+      ...(own && 'cron' in own ? { cron: own.cron } : {}),
+      ...(timezone ? { timezone } : {}),
     });
-    const when = command.schedule
-      ? 'at' in command.schedule
-        ? `daily at ${command.schedule.at} (${this.deps.settings.timezone})`
-        : `on \`${command.schedule.cron}\` (${this.deps.settings.timezone})`
-      : 'on the report’s own schedule';
-    const verb = created ? 'Subscribed' : 'Updated the subscription of';
+    // The schedule exactly as the scheduler will run it (zone fallbacks included).
+    const { schedules } = listSchedules({ reports: [report], broken: [] }, [subscription], {
+      timezone: this.deps.settings.timezone,
+    });
+    const spec = schedules.find((s) => s.subscriptionId === subscription.id);
+    const userZone = (await this.deps.slack.userTimeZone?.(ctx.userId).catch(() => undefined)) ?? spec?.timezone;
     return this.private(
       ctx,
-      noticeMessage(
-        `:white_check_mark: ${verb} <#${channel}> to *${report.definition.title}* (\`${report.id}\`), ${when}.\nThe subscription is saved; scheduled posting arrives with the scheduler, so nothing is posted automatically yet. \`/pivot run ${report.id}\` posts it now.`,
-      ),
+      subscribedMessage({
+        created,
+        channel,
+        report: { id: report.id, title: report.definition.title },
+        timing: spec ? `${own ? '' : 'on the report’s schedule, '}${timingText(spec)}` : 'on a timing that cannot run',
+        fires: spec ? nextFires(spec, this.deps.clock(), 3) : [],
+        userZone: userZone ?? this.deps.settings.timezone,
+      }),
     );
+  }
+
+  /** `/pivot schedule`: what the scheduler runs, computed as it computes it, with each last run. */
+  private async scheduleList() {
+    const { schedules, problems } = listSchedules(await this.deps.loadReports(), this.deps.store.subscriptions.list(), {
+      timezone: this.deps.settings.timezone,
+    });
+    const now = this.deps.clock();
+    const lines = schedules.map((spec) => {
+      const prefix = `digest:${spec.report}:${spec.channel}:`;
+      const lastRun = this.deps.store.runs
+        .listByReport(spec.report, 50)
+        .find((r) => r.idempotencyKey.startsWith(prefix));
+      const next = nextFires(spec, now, 1)[0];
+      return { spec, ...(next ? { next } : {}), ...(lastRun ? { lastRun } : {}) };
+    });
+    return scheduleListMessage(lines, problems);
   }
 
   private async unsubscribe(
@@ -244,29 +305,33 @@ export class PivotCommands {
     await this.deps.slack.respond(ctx.responseUrl, message);
   }
 
-  /** Tells the asker what went wrong, privately; logs what was unexpected. */
+  /** Tells the asker what went wrong, privately, with a reference to the log line for anything not their mistake. */
   private async reportFailure(error: unknown, text: string, ctx: CommandContext): Promise<void> {
     if (this.deps.signal.aborted) {
       // Shutting down: an async job in flight is resumed by the next start, so this is no failure.
       this.deps.logger.info({ userId: ctx.userId }, 'command interrupted by shutdown');
       return;
     }
-    const message = failureMessage(error, text);
-    if (!(error instanceof PivotbotError) || error.code === 'INVARIANT') {
-      this.deps.logger.error({ err: error, userId: ctx.userId }, 'command failed unexpectedly');
-    } else {
-      this.deps.logger.info({ code: error.code, userId: ctx.userId }, 'command refused');
-    }
+    const failure = describeFailure(error, {
+      logger: this.deps.logger,
+      what: 'command failed',
+      context: { userId: ctx.userId },
+    });
     try {
-      await this.deps.slack.respond(ctx.responseUrl, message);
+      await this.deps.slack.respond(ctx.responseUrl, failureMessage(error, text, failure));
     } catch (respondError) {
-      this.deps.logger.warn({ err: respondError }, 'could not tell the user about a failure');
+      this.deps.logger.warn({ err: respondError, ref: failure.ref }, 'could not tell the user about a failure');
     }
   }
 }
 
-/** The private message for a failure: the caret text for query errors, "Did you mean", a hint. */
-export function failureMessage(error: unknown, text: string): SlackMessage {
+/**
+ * The private message for a failure: the caret text for query errors; otherwise what
+ * `describeFailure` decided to tell (with its reference), "Did you mean", a hint.
+ *
+ * @example failureMessage(error, text, describeFailure(error, { logger, what: 'command failed' }))
+ */
+export function failureMessage(error: unknown, text: string, failure: UserFailure): SlackMessage {
   if (error instanceof QueryError) {
     const pointed = formatQueryError(text, error).replace(/```/g, "'''");
     const blocks: Block[] = [
@@ -281,20 +346,15 @@ export function failureMessage(error: unknown, text: string): SlackMessage {
     ];
     return { text: error.message, blocks };
   }
-  if (error instanceof PivotbotError) {
-    const hint =
-      error instanceof SlackDeliveryError ? undefined : error.retryable ? 'Try again in a few minutes.' : undefined;
-    const suggestions = (error as { suggestions?: readonly string[] }).suggestions;
-    return errorMessage({
-      userMessage: error.userMessage,
-      code: error.code,
-      ...(hint ? { hint } : {}),
-      ...(suggestions && suggestions.length > 0 ? { suggestions } : {}),
-    });
-  }
+  const hint =
+    error instanceof SlackDeliveryError || !failure.retryable || /try again/i.test(failure.text)
+      ? undefined
+      : 'Try again in a few minutes.';
   return errorMessage({
-    userMessage: 'Something went wrong on pivotbot’s side; it has been logged.',
-    code: 'INTERNAL',
+    userMessage: failure.text,
+    code: failure.code,
+    ...(hint ? { hint } : {}),
+    ...(failure.suggestions.length > 0 ? { suggestions: failure.suggestions } : {}),
   });
 }
 
@@ -302,10 +362,4 @@ function refusal(what: string): SlackMessage {
   return noticeMessage(
     `:no_entry: Only pivotbot admins can ${what}. Ask one of them, or an operator can add you to PIVOTBOT_ADMINS.`,
   );
-}
-
-/** `09:30` → `30 9 * * *`. */
-export function atToCron(at: string): string {
-  const [hour = '0', minute = '0'] = at.split(':');
-  return `${Number(minute)} ${Number(hour)} * * *`;
 }

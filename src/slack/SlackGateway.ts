@@ -107,6 +107,8 @@ export interface SlackGateway {
   publishHome(userId: string, view: { type: 'home'; blocks: unknown[] }, options?: CallOptions): Promise<void>;
   /** A channel's recent top-level messages, newest first (one page). */
   history(channel: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
+  /** The user's IANA time zone from their Slack profile (`users.info`), if Slack says. */
+  userTimeZone?(userId: string, options?: CallOptions): Promise<string | undefined>;
   /** The same gateway (same pacing, same counters) whose calls wait in `lane`. */
   withLane(lane: Lane): SlackGateway;
 }
@@ -306,6 +308,13 @@ export class WebApiGateway implements SlackGateway {
     return (result.messages ?? []).map(toHistoryMessage);
   }
 
+  async userTimeZone(userId: string, options: CallOptions = {}): Promise<string | undefined> {
+    const result = (await this.call('users.info', () => this.client.users.info({ user: userId }), {
+      signal: options.signal,
+    })) as unknown as { user?: { tz?: unknown } };
+    return typeof result.user?.tz === 'string' ? result.user.tz : undefined;
+  }
+
   /** Gets an upload URL for one file and sends its bytes there; resolves to the file id. */
   private async sendBytes(file: UploadFile, signal: AbortSignal | undefined): Promise<string> {
     const ticket = await this.call(
@@ -347,14 +356,14 @@ export class WebApiGateway implements SlackGateway {
     where: { channel?: string; signal?: AbortSignal | undefined },
   ): Promise<T> {
     const stats = this.statsOf(method);
-    const deadline = Date.now() + this.shared.maxWaitMs[this.lane];
+    const deadline = this.shared.pacer.now() + this.shared.maxWaitMs[this.lane];
     for (let attempt = 0; ; attempt++) {
       try {
         stats.waitedMs += await this.shared.pacer.acquire(method, {
           channel: where.channel,
           lane: this.lane,
           signal: where.signal,
-          maxWaitMs: Math.max(0, deadline - Date.now()),
+          maxWaitMs: Math.max(0, deadline - this.shared.pacer.now()),
         });
         stats.calls++;
         return await run();

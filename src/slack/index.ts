@@ -22,7 +22,6 @@ export {
 export { type HomeInput, homeView } from './homeView.js';
 export { alertsMessage, helpMessage, listMessage, scheduleText, showMessage, statusMessage } from './infoMessages.js';
 export {
-  atToCron,
   type ButtonClick,
   type CommandContext,
   failureMessage,

@@ -1,13 +1,17 @@
 import { didYouMean, suggest, UserInputError } from '../core/index.js';
 import { findDimension, findMetric } from '../reporting/index.js';
+import { HELP_TOPICS, type HelpTopic } from './helpTopicMessage.js';
 
 /** A `/pivot` subcommand that is not a query: the management verbs of DESIGN.md. */
 export type SlashCommand =
-  | { kind: 'help' }
+  /** `help`, or `help metrics|dimensions|ranges [page]`. */
+  | { kind: 'help'; topic?: HelpTopic; page?: number }
   | { kind: 'list' }
   | { kind: 'show'; report: string }
   | { kind: 'status'; jobId: string }
-  | { kind: 'subscribe'; report: string; channel?: ChannelRef; schedule?: ScheduleOverride }
+  | { kind: 'subscribe'; report: string; channel?: ChannelRef; schedule?: ScheduleOverride; timezone?: string }
+  | { kind: 'schedule' }
+  | { kind: 'history'; report: string }
   | { kind: 'unsubscribe'; report: string; channel?: ChannelRef }
   | { kind: 'alerts' }
   /** Anything else goes to the query language: `run …`, `postbacks …`, or an ad-hoc query. */
@@ -21,7 +25,19 @@ export interface ChannelRef {
 
 export type ScheduleOverride = { at: string } | { cron: string };
 
-const VERBS = ['help', 'list', 'show', 'status', 'subscribe', 'unsubscribe', 'alerts', 'run', 'postbacks'];
+const VERBS = [
+  'help',
+  'list',
+  'show',
+  'status',
+  'subscribe',
+  'unsubscribe',
+  'schedule',
+  'history',
+  'alerts',
+  'run',
+  'postbacks',
+];
 const QUERY_START = /^[a-z_][a-z0-9_]*(\(|,|\s|$)/i;
 
 /**
@@ -33,6 +49,7 @@ const QUERY_START = /^[a-z_][a-z0-9_]*(\(|,|\s|$)/i;
 export function parseSlashCommand(raw: string): SlashCommand {
   const text = raw.trim();
   if (text === '' || /^(help|\?|-h|--help)$/i.test(text)) return { kind: 'help' };
+  if (/^help\s/i.test(text)) return parseHelp(text.split(/\s+/).slice(1));
   const [first = '', ...rest] = text.split(/\s+/);
   const verb = first.toLowerCase();
   switch (verb) {
@@ -40,6 +57,12 @@ export function parseSlashCommand(raw: string): SlashCommand {
       return { kind: 'list' };
     case 'alerts':
       return { kind: 'alerts' };
+    case 'schedule':
+    case 'schedules':
+      if (rest.length === 0) return { kind: 'schedule' };
+      break;
+    case 'history':
+      return { kind: 'history', report: requireWord(rest[0], 'history <report>', 'the report') };
     case 'show':
       return { kind: 'show', report: requireWord(rest[0], 'show <report>', 'the report to show') };
     case 'status':
@@ -72,8 +95,23 @@ export function parseSlashCommand(raw: string): SlashCommand {
   return { kind: 'query', text };
 }
 
+/** `help metrics 2`: a topic (singular or plural) and an optional page. */
+function parseHelp(words: readonly string[]): SlashCommand {
+  const [word = '', pageText] = words;
+  const topic = HELP_TOPICS.find((t) => t === word.toLowerCase() || t === `${word.toLowerCase()}s`);
+  if (!topic || words.length > 2 || (pageText !== undefined && !/^[1-9]\d{0,2}$/.test(pageText))) {
+    const near = suggest(word, HELP_TOPICS);
+    throw new UserInputError(
+      'UNKNOWN_HELP_TOPIC',
+      `Help topics are ${HELP_TOPICS.join(', ')}, with an optional page: /pivot help metrics 2.${didYouMean(near)}`,
+      { suggestions: near },
+    );
+  }
+  return { kind: 'help', topic, ...(pageText !== undefined ? { page: Number(pageText) } : {}) };
+}
+
 function parseSubscribe(words: readonly string[]): SlashCommand {
-  const usage = 'subscribe <report> [#channel] [at HH:MM | cron "<expression>"]';
+  const usage = 'subscribe <report> [#channel] [at HH:MM | cron "<expression>"] [tz <Zone>]';
   const report = requireWord(words[0], usage, 'the report');
   let i = 1;
   let channel: ChannelRef | undefined;
@@ -82,37 +120,52 @@ function parseSubscribe(words: readonly string[]): SlashCommand {
     i++;
   }
   let schedule: ScheduleOverride | undefined;
-  const keyword = words[i]?.toLowerCase();
-  if (keyword === 'at') {
-    const time = words[i + 1] ?? '';
-    const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(time);
-    if (!match) {
-      throw new UserInputError(
-        'BAD_SCHEDULE',
-        `"at ${time}" is not a time of day; write it as HH:MM, e.g. \`at 09:00\`. Usage: /pivot ${usage}`,
-      );
+  let timezone: string | undefined;
+  while (i < words.length) {
+    const keyword = words[i]?.toLowerCase();
+    if (keyword === 'at' && !schedule) {
+      const time = words[i + 1] ?? '';
+      const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(time);
+      if (!match) {
+        throw new UserInputError(
+          'BAD_SCHEDULE',
+          `"at ${time}" is not a time of day; write it as HH:MM, e.g. \`at 09:00\`. Usage: /pivot ${usage}`,
+        );
+      }
+      schedule = { at: `${match[1]?.padStart(2, '0')}:${match[2]}` };
+      i += 2;
+    } else if (keyword === 'cron' && !schedule) {
+      // The expression runs to `tz` or the end; quotes around it are optional.
+      const end = words.findIndex((w, k) => k > i && w.toLowerCase() === 'tz');
+      const stop = end === -1 ? words.length : end;
+      const expression = words
+        .slice(i + 1, stop)
+        .join(' ')
+        .replace(/^["“”']|["“”']$/g, '')
+        .trim();
+      const fields = expression.split(/\s+/);
+      if (fields.length !== 5 || !fields.every((f) => /^[\d*/,\-A-Za-z?]+$/.test(f))) {
+        throw new UserInputError(
+          'BAD_SCHEDULE',
+          `"${expression}" is not a five-field cron expression (minute hour day month weekday), e.g. \`cron "0 9 * * 1-5"\`.`,
+        );
+      }
+      schedule = { cron: expression };
+      i = stop;
+    } else if (keyword === 'tz' && timezone === undefined) {
+      timezone = requireWord(words[i + 1], usage, 'the time zone (like Europe/Berlin)');
+      i += 2;
+    } else {
+      throw new UserInputError('BAD_SCHEDULE', `Unexpected "${words[i]}". Usage: /pivot ${usage}`);
     }
-    schedule = { at: `${match[1]?.padStart(2, '0')}:${match[2]}` };
-    i += 2;
-  } else if (keyword === 'cron') {
-    const expression = words
-      .slice(i + 1)
-      .join(' ')
-      .replace(/^["“”']|["“”']$/g, '')
-      .trim();
-    const fields = expression.split(/\s+/);
-    if (fields.length !== 5 || !fields.every((f) => /^[\d*/,\-A-Za-z?]+$/.test(f))) {
-      throw new UserInputError(
-        'BAD_SCHEDULE',
-        `"${expression}" is not a five-field cron expression (minute hour day month weekday), e.g. \`cron "0 9 * * 1-5"\`.`,
-      );
-    }
-    schedule = { cron: expression };
-    i = words.length;
-  } else if (keyword !== undefined) {
-    throw new UserInputError('BAD_SCHEDULE', `Unexpected "${words[i]}". Usage: /pivot ${usage}`);
   }
-  return { kind: 'subscribe', report, ...(channel ? { channel } : {}), ...(schedule ? { schedule } : {}) };
+  return {
+    kind: 'subscribe',
+    report,
+    ...(channel ? { channel } : {}),
+    ...(schedule ? { schedule } : {}),
+    ...(timezone ? { timezone } : {}),
+  };
 }
 
 /** Reads `<#C123|name>`, `<#C123>` or `#name`. */

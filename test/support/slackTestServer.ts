@@ -84,6 +84,8 @@ export class SlackTestServer {
   readonly messages: StoredMessage[] = [];
   /** Channels the bot is a member of; posting elsewhere answers not_in_channel. */
   readonly memberOf = new Set<string>(['C0GENERAL1', 'C0MARKET01']);
+  /** Users' profile time zones (`users.info`); others are UTC. */
+  readonly userZones = new Map<string, string>();
   readonly knownChannels = new Map<string, string>([
     ['C0GENERAL1', 'general'],
     ['C0MARKET01', 'marketing'],
@@ -360,6 +362,10 @@ export class SlackTestServer {
         return { ok: true, message_ts: this.nextTs() };
       case 'views.publish':
         return { ok: true, view: { id: 'V1', type: 'home' } };
+      case 'users.info': {
+        const user = String(args.user ?? '');
+        return { ok: true, user: { id: user, tz: this.userZones.get(user) ?? 'UTC' } };
+      }
       case 'conversations.info': {
         const channel = String(args.channel ?? '');
         const name = this.knownChannels.get(channel);

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BotHarness } from '../../support/botHarness.js';
+import { ADMIN, BotHarness } from '../../support/botHarness.js';
 import { secondsReport, writeReports } from '../../support/scheduledReports.js';
 import type { StoredMessage } from '../../support/slackTestServer.js';
 
@@ -88,5 +88,46 @@ describe('scheduled digests', () => {
     // No slot between the last on-time digest and now is missing.
     const times = slots.map((s) => Date.parse(s)).sort((a, b) => a - b);
     for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).toBe(2_000);
+  }, 60_000);
+
+  it('posts a subscription made with /pivot subscribe, and stops once unsubscribed', async () => {
+    const slack = harness.slack;
+    slack.userZones.set(ADMIN, 'America/Sao_Paulo');
+    const other = 'C0MARKET01';
+    const inOther = () => digests(slack.messages, 'every-two').filter((m) => m.channel === other);
+    const { hook } = await harness.command('subscribe every-two <#C0MARKET01|marketing>', { user: ADMIN });
+    const answer = await harness.waitForHook(hook);
+    expect(answer).toContain('Subscribed');
+    // The next three posts, in the subscriber's own zone.
+    expect(answer).toContain('in your time zone (America/Sao_Paulo)');
+    expect(answer.match(/\d\d:\d\d/g)?.length).toBeGreaterThanOrEqual(3);
+    await slack.waitFor(() => inOther().length >= 2, 20_000, 'two digests in the subscribed channel');
+    const subscription = harness.bot.store.subscriptions.find('every-two', other);
+    expect(subscription).toBeDefined();
+    expect(inOther()[0]?.metadata?.event_payload.channel).toBe(other);
+
+    const { hook: schedule } = await harness.command('schedule', { user: ADMIN });
+    const listed = await harness.waitForHook(schedule);
+    expect(listed).toContain('<#C0MARKET01>');
+    expect(listed).toContain('subscription');
+    expect(listed).toContain('posted');
+
+    const { hook: history } = await harness.command('history every-two', { user: ADMIN });
+    expect(await harness.waitForHook(history)).toMatch(/slot \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+
+    const { hook: off } = await harness.command('unsubscribe every-two <#C0MARKET01|marketing>', { user: ADMIN });
+    expect(await harness.waitForHook(off)).toContain('no longer gets');
+    // Within a wake-up, nothing more is posted there (one slot already running may finish).
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const settled = inOther().length;
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    expect(inOther().length).toBe(settled);
+    // The report's own channel goes on.
+    const own = digests(slack.messages, 'every-two').filter((m) => m.channel === CHANNEL).length;
+    await slack.waitFor(
+      () => digests(slack.messages, 'every-two').filter((m) => m.channel === CHANNEL).length > own,
+      10_000,
+      'the report channel still posting',
+    );
   }, 60_000);
 });

@@ -1,0 +1,161 @@
+/**
+ * What `/pivot schedule`, `/pivot history` and a subscription's confirmation say: every schedule
+ * with its next fire and its last run's outcome, a report's recent runs, and the next fires of a
+ * new subscription in the subscriber's own zone. Pure builders; Slack's limits applied here.
+ */
+import type { Block, SlackMessage } from '../render/index.js';
+import { escapeMrkdwn } from '../render/index.js';
+import type { ScheduleProblem, ScheduleSpec } from '../scheduler/index.js';
+import type { Run } from '../store/index.js';
+
+const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 2900) } });
+const note = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text: text.slice(0, 2900) }] });
+
+/** `Mon 23 Nov 09:00` in a zone. */
+export function formatInZone(at: Date, timezone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: timezone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  })
+    .format(at)
+    .replace(/,/g, '');
+}
+
+/** A schedule's timing in words: `09:00 weekdays (Europe/Berlin)` or `cron 0 9 * * 1-5 (UTC)`. */
+export function timingText(spec: Pick<ScheduleSpec, 'cron' | 'at' | 'days' | 'timezone'>): string {
+  if (spec.cron) return `cron \`${spec.cron}\` (${spec.timezone})`;
+  const days = Array.isArray(spec.days) ? spec.days.join(', ') : (spec.days ?? 'daily');
+  return `${spec.at} ${days} (${spec.timezone})`;
+}
+
+/** A run's outcome in a few words, with an emoji a reader can scan. */
+export function outcomeText(run: Run | undefined): string {
+  if (!run) return 'no run yet';
+  const late = run.trigger === 'catch-up' ? ' (late)' : '';
+  switch (run.status) {
+    case 'succeeded':
+      return `:white_check_mark: posted${late}`;
+    case 'running':
+      return ':hourglass_flowing_sand: running';
+    case 'skipped':
+      return `:fast_forward: skipped: ${run.error?.message ?? 'missed'}`;
+    case 'failed':
+      return `:x: failed (attempt ${run.attempt}): ${run.error?.message ?? 'unknown error'}`;
+  }
+}
+
+export interface ScheduleLine {
+  spec: ScheduleSpec;
+  next?: Date;
+  lastRun?: Run;
+}
+
+/** `/pivot schedule`: every schedule, its next fire, its last run; and what cannot run. */
+export function scheduleListMessage(
+  lines: readonly ScheduleLine[],
+  problems: readonly ScheduleProblem[],
+): SlackMessage {
+  const blocks: Block[] = [];
+  if (lines.length === 0) {
+    blocks.push(
+      section(
+        'No digest is scheduled. A report posts on a schedule when its file has `schedule` and `deliver.channels`; a channel subscribes with `/pivot subscribe <report>`.',
+      ),
+    );
+  } else {
+    const rows = lines.map(({ spec, next, lastRun }) => {
+      const where = spec.channel.startsWith('#') ? escapeMrkdwn(spec.channel) : `<#${spec.channel}>`;
+      const source = spec.source === 'subscription' ? 'subscription' : 'report file';
+      const when = next
+        ? `next ${formatInZone(next, spec.timezone)} (${next.toISOString().slice(11, 16)} UTC)`
+        : 'no next fire';
+      return `• \`${escapeMrkdwn(spec.report)}\` → ${where} · ${timingText(spec)} · ${source}\n    ${when} · last: ${outcomeText(lastRun)}`;
+    });
+    // Section text is limited: split long lists over several sections.
+    let chunk: string[] = [];
+    let size = 0;
+    for (const row of rows) {
+      if (size + row.length > 2800 && chunk.length > 0) {
+        blocks.push(section(chunk.join('\n')));
+        chunk = [];
+        size = 0;
+      }
+      chunk.push(row);
+      size += row.length + 1;
+    }
+    if (chunk.length > 0) blocks.push(section(chunk.join('\n')));
+  }
+  if (problems.length > 0) {
+    blocks.push(
+      section(
+        `:warning: *Not running (${problems.length})*\n${problems
+          .map(
+            (p) =>
+              `• \`${escapeMrkdwn(p.report)}\`${p.channel ? ` → ${escapeMrkdwn(p.channel)}` : ''}: ${escapeMrkdwn(p.message)}`,
+          )
+          .join('\n')}`,
+      ),
+    );
+  }
+  blocks.push(note('History of one report: `/pivot history <report>`.'));
+  return {
+    text: `${lines.length} schedule(s)${problems.length ? `, ${problems.length} not running` : ''}`,
+    blocks: blocks.slice(0, 50),
+  };
+}
+
+/** `/pivot history <report>`: its last runs, newest first. */
+export function historyMessage(report: { id: string; title: string }, runs: readonly Run[]): SlackMessage {
+  if (runs.length === 0) {
+    return {
+      text: `${report.title}: no runs yet`,
+      blocks: [section(`*${escapeMrkdwn(report.title)}* (\`${escapeMrkdwn(report.id)}\`) has not run yet.`)],
+    };
+  }
+  const rows = runs.map((run) => {
+    const slot = run.scheduledFor
+      ? `slot ${run.scheduledFor.slice(0, 16).replace('T', ' ')} UTC`
+      : `by hand ${run.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
+    const where = run.channel
+      ? ` · ${run.channel.startsWith('#') ? escapeMrkdwn(run.channel) : `<#${run.channel}>`}`
+      : '';
+    const took = run.durationMs !== undefined ? ` · ${(run.durationMs / 1000).toFixed(1)} s` : '';
+    return `• ${slot}${where} · ${outcomeText(run)}${took}`;
+  });
+  return {
+    text: `${report.title}: last ${runs.length} run(s)`,
+    blocks: [
+      section(`*${escapeMrkdwn(report.title)}*: the last ${runs.length} run(s), newest first\n${rows.join('\n')}`),
+    ],
+  };
+}
+
+/** The confirmation of `/pivot subscribe`: what was saved and its next fires in the subscriber's zone. */
+export function subscribedMessage(input: {
+  created: boolean;
+  channel: string;
+  report: { id: string; title: string };
+  timing: string;
+  fires: readonly Date[];
+  userZone: string;
+}): SlackMessage {
+  const verb = input.created ? 'Subscribed' : 'Updated the subscription of';
+  const fires = input.fires.map((f) => formatInZone(f, input.userZone)).join(' · ');
+  const text = `:white_check_mark: ${verb} <#${input.channel}> to *${escapeMrkdwn(input.report.title)}* (\`${escapeMrkdwn(input.report.id)}\`), ${input.timing}.`;
+  return {
+    text: text.replace(/[*`]/g, ''),
+    blocks: [
+      section(text),
+      note(
+        input.fires.length > 0
+          ? `Next posts, in your time zone (${input.userZone}): ${fires}. \`/pivot unsubscribe ${input.report.id}\` stops them.`
+          : 'This timing never fires; change it with `/pivot subscribe` again.',
+      ),
+    ],
+  };
+}
