@@ -196,28 +196,40 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     // One tick at a time: a timer wake-up and a test's tick() never plan the same slot twice.
     while (ticking) await ticking;
     ticking = (async () => {
-      await refresh();
-      const now = clock();
-      for (const spec of specs) {
-        if (stopping) break;
-        if (lanes.has(spec.id)) continue;
-        const since = store.schedules.getLastFire(spec.id);
-        if (since === undefined) {
-          // First sight: only slots after now count, so a new schedule never posts its past.
-          await record(() => store.schedules.setLastFire(spec.id, now.toISOString()));
-          continue;
+      try {
+        await refresh();
+        const now = clock();
+        for (const spec of specs) {
+          if (stopping) break;
+          if (lanes.has(spec.id)) continue;
+          try {
+            await consider(spec, now);
+          } catch (error) {
+            // One bad schedule (a timing built by hand that does not parse) must not stop the others.
+            logger.error({ err: error, schedule: spec.id }, 'schedule could not be planned');
+          }
         }
-        const plan = planCatchUp(spec, new Date(since), now, deps.catchUp);
-        if (plan.due.length + plan.skipped.length + plan.omitted === 0) continue;
-        startLane(spec);
+      } finally {
+        // Whatever failed above, the next wake-up is armed: the scheduler never stops by itself.
+        arm();
       }
-      arm();
     })();
     try {
       await ticking;
     } finally {
       ticking = undefined;
     }
+  }
+
+  async function consider(spec: ScheduleSpec, now: Date): Promise<void> {
+    const since = store.schedules.getLastFire(spec.id);
+    if (since === undefined) {
+      // First sight: only slots after now count, so a new schedule never posts its past.
+      await record(() => store.schedules.setLastFire(spec.id, now.toISOString()));
+      return;
+    }
+    const plan = planCatchUp(spec, new Date(since), now, deps.catchUp);
+    if (plan.due.length + plan.skipped.length + plan.omitted > 0) startLane(spec);
   }
 
   function startLane(spec: ScheduleSpec): void {

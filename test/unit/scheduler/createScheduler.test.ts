@@ -530,6 +530,19 @@ describe('createScheduler: what it reports', () => {
     await scheduler.stop();
   });
 
+  it('keeps running the other schedules when one cannot be planned', async () => {
+    const broken = spec({ id: 'report:bad:C1:nonsense@UTC', report: 'bad', cron: 'nonsense' });
+    const { state, make, time, store } = setup('2026-11-23T08:59:00Z', [broken, spec()]);
+    await store.schedules.setLastFire(broken.id, '2026-11-23T08:00:00.000Z');
+    const scheduler = make();
+    await scheduler.start();
+    await time.advance(60_000);
+    await scheduler.idle();
+    expect(slotsOf(state.calls)).toEqual(['09:00']);
+    expect(time.pendingTimers).toBe(1);
+    await scheduler.stop();
+  });
+
   it('forgets the bookkeeping of a removed subscription and of a changed timing, not of a vanished report', async () => {
     const sub = spec({ id: 'subscription:sub_1:0 * * * *@UTC', source: 'subscription', subscriptionId: 'sub_1' });
     const other = spec({ id: 'report:weekly:C1:0 9 * * 1@UTC', report: 'weekly', cron: '0 9 * * 1' });
