@@ -14,6 +14,7 @@ import {
   deliverDigest,
   PivotCommands,
   postDigestFailure,
+  type RateLimitSettings,
   resumeJobs,
   startSlackApp,
   WorkQueue,
@@ -33,6 +34,8 @@ export interface BotOptions {
   concurrency?: number;
   /** Web API retry timings (tests shorten them). */
   slackRetry?: { retries: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
+  /** The Slack rate limits to pace to (default Slack's own; tests shorten the window). */
+  slackRateLimits?: RateLimitSettings;
   /** Where the Slack receiver thread's compiled entry is, or `false` to receive in the bot's thread (see startSlackApp). */
   receiverThread?: URL | false;
   /** Scheduler timing for tests (timers on the injected clock); by default real timers. */
@@ -107,6 +110,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger,
       secrets,
       ...(options.slackRetry ? { retry: options.slackRetry } : {}),
+      ...(options.slackRateLimits ? { rateLimits: options.slackRateLimits } : {}),
       ...(options.receiverThread !== undefined ? { receiverThread: options.receiverThread } : {}),
     });
     closers.unshift(() => app.stop());

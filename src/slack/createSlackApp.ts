@@ -8,6 +8,7 @@ import { RecentKeys } from './dedupe.js';
 import { homeView } from './homeView.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands } from './PivotCommands.js';
+import type { RateLimitSettings } from './rateLimits.js';
 import { SLACK_RETRY, type SlackGateway, slackGatewayFor, type WebApiGateway } from './SlackGateway.js';
 import { verifySlackToken } from './slackIdentity.js';
 import { type ReceiverSettings, type SlackEvent, type StartedReceiver, startReceiver } from './slackReceiver.js';
@@ -24,6 +25,8 @@ export interface SlackAppOptions {
   secrets: readonly string[];
   /** Web API retries: bounded, unlike the SDK's 30-minute default. */
   retry?: { retries: number; minTimeout: number; maxTimeout: number; maxRetryTime: number };
+  /** The rate limits the gateway paces to (default Slack's, per minute; tests shorten the window). */
+  rateLimits?: RateLimitSettings;
   /**
    * The compiled receiver-thread entry (`receiverThread.js`); `false` receives in this thread. By
    * default the entry beside this module, or this thread when running from the TypeScript sources.
@@ -57,7 +60,11 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     void settled.finally(() => inFlight.delete(settled));
   };
   const retry = { ...SLACK_RETRY, ...options.retry };
-  const gateway = slackGatewayFor(slack, logger, { retry, secrets: options.secrets });
+  const gateway = slackGatewayFor(slack, logger, {
+    retry,
+    secrets: options.secrets,
+    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+  });
   const commands = options.commands(gateway);
   const handle = eventHandler({ commands, gateway, home: options.home, logger, track });
 

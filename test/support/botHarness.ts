@@ -7,6 +7,7 @@ import { type RunningBot, startBot } from '../../src/cli/startBot.js';
 import { type Logger, silentLogger } from '../../src/core/index.js';
 import { ChartProcessRenderer } from '../../src/render/index.js';
 import { type Faults, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import type { RateLimitSettings } from '../../src/slack/index.js';
 import { blockActionBody, postSigned, signedHeaders, slashCommandBody } from './slackRequests.js';
 import { SlackTestServer } from './slackTestServer.js';
 
@@ -46,6 +47,7 @@ export class BotHarness {
   private receiverThread: URL | false = false;
   private charts: ChartProcessRenderer | undefined;
   private extraEnv: Record<string, string | undefined> = {};
+  private slackRateLimits: RateLimitSettings = { windowMs: 1000 };
 
   get eventsUrl(): string {
     return `http://127.0.0.1:${this.bot.port}/slack/events`;
@@ -63,12 +65,15 @@ export class BotHarness {
       chartProcess?: boolean;
       /** Variables added to (or, when undefined, removed from) the bot's environment. */
       env?: Record<string, string | undefined>;
+      /** The rate limits the bot paces its Web API calls to (default: Slack's, per second instead of per minute). */
+      slackRateLimits?: RateLimitSettings;
     } = {},
   ): Promise<this> {
     this.concurrency = options.concurrency;
     this.receiverThread = options.receiverThread ?? false;
     if (options.chartProcess) this.charts = new ChartProcessRenderer(chartProcessEntry());
     this.extraEnv = options.env ?? {};
+    if (options.slackRateLimits) this.slackRateLimits = options.slackRateLimits;
     this.dir = await mkdtemp(join(tmpdir(), 'pivotbot-bot-'));
     this.slack = await new SlackTestServer().start();
     this.sandbox = await startSandbox({
@@ -91,6 +96,8 @@ export class BotHarness {
       receiverThread: this.receiverThread,
       ...(this.charts ? { charts: this.charts } : {}),
       slackRetry: { retries: 3, minTimeout: 50, maxTimeout: 200, maxRetryTime: 20_000 },
+      // Slack's per-minute limits per second, so tests that post hundreds of messages take seconds.
+      slackRateLimits: this.slackRateLimits,
     });
     return this.bot;
   }
