@@ -105,6 +105,11 @@ export class RatePacer {
     this.reserveShare = options.reserveShare ?? 0.2;
   }
 
+  /** The pacer's clock, so callers measure their deadlines on the same time. */
+  now(): number {
+    return this.clock.now();
+  }
+
   /** Calls waiting for their turn. */
   get queued(): number {
     return this.waiters.length;
