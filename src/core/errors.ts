@@ -4,7 +4,11 @@
  * `retryable`, and the underlying `cause`.
  */
 export interface PivotbotErrorOptions {
-  /** Text safe to show a Slack user; defaults to the message. Never holds a secret. */
+  /**
+   * Text written for a Slack user: what failed in their terms and what they can do. Never holds a
+   * secret, a path or an upstream's raw text. Without it users see `INTERNAL_FAILURE_MESSAGE` with a
+   * reference to the log line (see describeFailure), never the internal message.
+   */
   userMessage?: string;
   /** True when trying the same thing again later may succeed. */
   retryable?: boolean;
@@ -13,9 +17,15 @@ export interface PivotbotErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/** What a user is told about a failure that has no text written for them. */
+export const INTERNAL_FAILURE_MESSAGE = 'Something went wrong on pivotbot’s side.';
+
 export class PivotbotError extends Error {
   readonly code: string;
+  /** The only text that may reach Slack; `INTERNAL_FAILURE_MESSAGE` unless one was written for users. */
   readonly userMessage: string;
+  /** True when `userMessage` was written for users, false when it is the generic text. */
+  readonly explained: boolean;
   readonly retryable: boolean;
   readonly details: Record<string, unknown>;
 
@@ -23,7 +33,8 @@ export class PivotbotError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
-    this.userMessage = options.userMessage ?? message;
+    this.explained = options.userMessage !== undefined;
+    this.userMessage = options.userMessage ?? INTERNAL_FAILURE_MESSAGE;
     this.retryable = options.retryable ?? false;
     this.details = options.details ?? {};
   }
@@ -44,12 +55,15 @@ export class ConfigError extends PivotbotError {
   }
 }
 
-/** A person asked for something that does not exist or is not allowed (unknown metric, bad range…). */
+/**
+ * A person asked for something that does not exist or is not allowed (unknown metric, bad range…).
+ * Its message is written for that person, so it is also the `userMessage` unless one is given.
+ */
 export class UserInputError extends PivotbotError {
   readonly suggestions: readonly string[];
 
   constructor(code: string, message: string, options: PivotbotErrorOptions & { suggestions?: readonly string[] } = {}) {
-    super(code, message, options);
+    super(code, message, { ...options, userMessage: options.userMessage ?? message });
     this.suggestions = options.suggestions ?? [];
   }
 }
@@ -57,7 +71,7 @@ export class UserInputError extends PivotbotError {
 /** Something that cannot happen happened: a bug, never a user's fault. */
 export class InvariantError extends PivotbotError {
   constructor(message: string) {
-    super('INVARIANT', message, { userMessage: 'pivotbot hit an internal error; it has been logged.' });
+    super('INVARIANT', message);
   }
 }
 

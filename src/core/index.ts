@@ -1,9 +1,17 @@
 // The shared kernel every domain may use: the error hierarchy, invariants, suggestions, logging.
 
 export { compiledSibling } from './compiledSibling.js';
+export {
+  type DescribeFailureOptions,
+  describeFailure,
+  newErrorRef,
+  type UserFailure,
+  userMessageOf,
+} from './describeFailure.js';
 export { didYouMean, editDistance, suggest } from './didYouMean.js';
 export {
   ConfigError,
+  INTERNAL_FAILURE_MESSAGE,
   InvariantError,
   invariant,
   PivotbotError,

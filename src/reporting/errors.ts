@@ -15,7 +15,7 @@ export class ReportingHttpError extends ReportingError {
       userMessage:
         status >= 500 || status === 429
           ? 'The Reporting Service is having trouble right now; try again in a few minutes.'
-          : `The Reporting Service refused the request (HTTP ${status})${serverMessage ? `: ${serverMessage}` : ''}.`,
+          : `The Reporting Service refused the request (HTTP ${status}).`,
       ...options,
       details: { status, url: pathOf(url), ...options.details },
     });
@@ -41,14 +41,18 @@ export class ReportingAuthError extends ReportingError {
   }
 }
 
-/** The GraphQL layer answered `errors[]`; the server's messages are kept verbatim. */
+/**
+ * The GraphQL layer answered `errors[]`. The server's messages are kept verbatim in `messages` and
+ * the message (for the log); users get a sentence of ours, since the server's text may be a
+ * database's (the sandbox passes DuckDB's through).
+ */
 export class ReportingGraphQLError extends ReportingError {
   readonly messages: readonly string[];
 
   constructor(operation: string, messages: readonly string[], options: PivotbotErrorOptions = {}) {
     const joined = messages.join('; ');
     super('REPORTING_GRAPHQL', `${operation} failed: ${joined}`, {
-      userMessage: `The Reporting Service rejected the ${operation}: ${joined}`,
+      userMessage: `The Reporting Service could not answer this ${operation}; the details are in pivotbot's log.`,
       ...options,
     });
     this.messages = messages;

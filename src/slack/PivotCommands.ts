@@ -1,4 +1,4 @@
-import { describeFailure, PivotbotError, toError, type UserFailure, UserInputError } from '../core/index.js';
+import { describeFailure, PivotbotError, type UserFailure, UserInputError, userMessageOf } from '../core/index.js';
 import { compileQuery, formatQueryError, QueryError, type QueryOptions, workspaceGlossaryOf } from '../query/index.js';
 import { type Block, errorMessage, type SlackMessage } from '../render/index.js';
 import {
@@ -189,11 +189,11 @@ export class PivotCommands {
       if (runId) await this.deps.store.runs.finish(runId, { status: 'succeeded', messageTs: delivered.messageTs });
     } catch (error) {
       if (runId) {
-        const err = toError(error);
+        // `/pivot history` shows this to users: their text; the internal one is in the log.
         await this.deps.store.runs
           .finish(runId, {
             status: 'failed',
-            error: { code: (error as { code?: string }).code ?? 'ERROR', message: err.message },
+            error: { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) },
           })
           .catch(() => undefined);
       }

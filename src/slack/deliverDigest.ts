@@ -4,7 +4,7 @@
  * whether an earlier attempt already posted it. Also the failure notice once a slot's attempts
  * are spent.
  */
-import { toError, UserInputError } from '../core/index.js';
+import { describeFailure, UserInputError } from '../core/index.js';
 import { digestFailureMessage, lateNote } from '../render/index.js';
 import { findReport, type LoadedReports } from '../reports/index.js';
 import type { GiveUp, SlotRun } from '../scheduler/index.js';
@@ -103,9 +103,12 @@ export async function postDigestFailure(giveUp: GiveUp, deps: DigestDeps): Promi
   const { spec, slot, error } = giveUp;
   const loaded = await deps.loadReports().catch(() => undefined);
   const title = loaded?.reports.find((r) => r.id === spec.report)?.definition.title ?? spec.report;
-  const reason =
-    (error as { userMessage?: string }).userMessage ?? 'Something went wrong on our side; the details are in the log.';
-  deps.logger.error({ err: toError(error), report: spec.report, slot: slot.toISOString() }, 'digest delivery failed');
+  // The channel reads the reason with a reference to the log line that has the details.
+  const reason = describeFailure(error, {
+    logger: deps.logger,
+    what: 'digest delivery failed',
+    context: { report: spec.report, slot: slot.toISOString() },
+  }).text;
   await deps.slack.post(
     spec.channel,
     digestFailureMessage({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { type Logger, toError } from '../core/index.js';
+import { type Logger, toError, userMessageOf } from '../core/index.js';
 import {
   adhocMessage,
   type ChartImage,
@@ -129,13 +129,13 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
     return { view, messageTs, ...(progress ? { jobId: progress.jobId } : {}) };
   } catch (error) {
     if (progress && !deps.signal.aborted) {
-      const err = toError(error);
-      const userMessage = (error as { userMessage?: string }).userMessage ?? 'The job failed.';
+      const userMessage = userMessageOf(error);
       await updateProgress(deps, place.channel, progress, { status: 'FAILED', title, error: userMessage });
+      // `/pivot status` shows this to users: their text; the internal one is in the log.
       await deps.store.jobs
         .update(progress.jobId, {
           status: 'failed',
-          error: { code: (error as { code?: string }).code ?? 'ERROR', message: err.message },
+          error: { code: (error as { code?: string }).code ?? 'ERROR', message: userMessage },
         })
         .catch(() => undefined);
     }
@@ -378,11 +378,11 @@ async function resumeJob(jobId: string, deps: DeliveryDeps): Promise<void> {
     await deps.store.jobs
       .update(jobId, {
         status: 'failed',
-        error: { code: (error as { code?: string }).code ?? 'ERROR', message: err.message },
+        error: { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) },
       })
       .catch(() => undefined);
     if (threadTs) {
-      const userMessage = (error as { userMessage?: string }).userMessage ?? 'The job failed.';
+      const userMessage = userMessageOf(error);
       await updateProgress(
         deps,
         stored.channel,
