@@ -108,7 +108,7 @@ export class PivotCommands {
             ? helpTopicMessage(
                 command.topic,
                 command.page ?? 1,
-                (await this.queryOptions()).glossary ?? defaultGlossary(),
+                workspaceGlossaryOf(await this.deps.loadReports()).glossary,
               )
             : helpMessage(settings),
         );

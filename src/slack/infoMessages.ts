@@ -10,13 +10,20 @@ const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkd
 const note = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
 const message = (text: string, blocks: Block[]): SlackMessage => ({ text, blocks });
 
-/** `/pivot help`. */
+/** `/pivot help`: examples in the words people use, then the exact language and the commands. */
 export function helpMessage(options: { sandbox: boolean; timezone: string }): SlackMessage {
   const lines = [
-    '*Ask for numbers*',
-    '• `/pivot spend installs installsCpi by countryCode yesterday`',
+    '*Ask in your own words*',
+    '• `/pivot cpi by country yesterday`',
+    '• `/pivot top 5 campaigns by spend last 7 days`',
+    '• `/pivot spend and installs for US and Brazil last week WoW`',
+    '• `/pivot roas by exchange L30D on ios`',
+    '• `/pivot daily installs for app 101 this month` · `/pivot spend campaign 1001 yesterday vs last week`',
+    'The first line of every answer says how I understood you, in the exact names (`installsCpi by countryCode, yesterday (UTC)`): type those to be precise.',
+    '*The exact language*',
     '• `/pivot installs(attrTouch=CLICK) as clickInstalls, spend by campaign, date:daily last 14 days where countryCode in (US,BR) top 10 by spend`',
     '• `/pivot impressions clicks ctr by siteBundle last 7 days having impressions > 10000 csv` (add `async` for big ones)',
+    '*Vocabulary*: `/pivot help metrics` · `/pivot help dimensions` · `/pivot help ranges`',
     '*Named reports*',
     '• `/pivot list` · `/pivot show <report>` · `/pivot run <report> [range]`',
     '*Jobs, postbacks, alerts*',
@@ -26,7 +33,7 @@ export function helpMessage(options: { sandbox: boolean; timezone: string }): Sl
   ];
   const blocks = [section(lines.join('\n'))];
   const context = [
-    `Ranges: yesterday, today, last 7 days, this week, last week, month to date, last month, 2026-11-01..2026-11-08. Default time zone: ${options.timezone}.`,
+    `Ranges: yesterday, today, last 7 days (L7D), this week (WTD), last week, this month (MTD), last month, this quarter (QTD), 2026-11-01..2026-11-08. Default time zone: ${options.timezone}.`,
   ];
   if (options.sandbox) {
     context.push(
@@ -34,7 +41,10 @@ export function helpMessage(options: { sandbox: boolean; timezone: string }): Sl
     );
   }
   blocks.push(note(context.join('\n')));
-  return message('pivotbot help: /pivot <query> | list | show | run | status | postbacks | alerts | subscribe', blocks);
+  return message(
+    'pivotbot help: /pivot <question> | help metrics | list | show | run | status | postbacks | alerts | subscribe',
+    blocks,
+  );
 }
 
 /** A schedule in words: `09:00 weekdays (Europe/Berlin)`, `cron 0 9 * * 1-5 (UTC)`. */
