@@ -12,7 +12,15 @@ export const MAD_TO_SIGMA = 1.4826;
  * beyond 9. Four weekly values underestimate the spread by a third without it: measured on the
  * sandbox, per-campaign CPI raised false alarms on normal days that the corrected spread does not.
  */
-const SMALL_SAMPLE: Readonly<Record<number, number>> = { 3: 1.495, 4: 1.363, 5: 1.206, 6: 1.2, 7: 1.14, 8: 1.129, 9: 1.107 };
+const SMALL_SAMPLE: Readonly<Record<number, number>> = {
+  3: 1.495,
+  4: 1.363,
+  5: 1.206,
+  6: 1.2,
+  7: 1.14,
+  8: 1.129,
+  9: 1.107,
+};
 /**
  * The spread is never taken below this fraction of the median: at the default sensitivity of 3,
  * a change of less than 30 % of the usual value is never unusual. Daily advertising figures move

@@ -231,7 +231,8 @@ describe('evaluateRule: percent change', () => {
       comparisonValue: 5,
       above: 0.3,
     });
-    expect((results[0]?.transitions[0]?.condition as { percent: number }).percent).toBeCloseTo(0.4, 9);
+    const condition = results[0]?.transitions[0]?.condition;
+    expect(condition?.kind === 'change' && condition.percent).toBeCloseTo(0.4, 9);
   });
 
   it('resolves past a recovery percentage only', () => {
