@@ -30,7 +30,13 @@ export {
 } from './PivotCommands.js';
 export { parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
 export { type Lane, PacingError } from './RatePacer.js';
-export { limitFor, type RateLimitSettings, SLACK_RATE_LIMITS, SLACK_RATE_SETTINGS } from './rateLimits.js';
+export {
+  limitFor,
+  paceLowerBoundMs,
+  type RateLimitSettings,
+  SLACK_RATE_LIMITS,
+  SLACK_RATE_SETTINGS,
+} from './rateLimits.js';
 export {
   type CallOptions,
   type GatewayOptions,

@@ -1,5 +1,5 @@
 import { type PacerClock, PacingError, RatePacer } from '../../../src/slack/RatePacer.js';
-import { limitFor, SLACK_RATE_SETTINGS } from '../../../src/slack/rateLimits.js';
+import { limitFor, paceLowerBoundMs, SLACK_RATE_SETTINGS } from '../../../src/slack/rateLimits.js';
 
 /** A clock that moves only when the test says so. */
 class FakeClock implements PacerClock {
@@ -185,5 +185,47 @@ describe('RatePacer', () => {
     ['auth.test', 'special'],
   ])('knows %s is %s', (method, tier) => {
     expect(limitFor(method).tier).toBe(tier);
+  });
+
+  it('delivers 200 digests due at once within 5 % of the time the limits allow, answering a person meanwhile at once', async () => {
+    const { clock, pacer } = setup();
+    const scheduled = { lane: 'scheduled' as const };
+    // A digest: the message, then a chart and a CSV, each a getUploadURLExternal and a completeUploadExternal.
+    const digest = async (i: number) => {
+      await pacer.acquire('chat.postMessage', { channel: `C${i}`, ...scheduled });
+      for (let file = 0; file < 2; file++) {
+        await pacer.acquire('files.getUploadURLExternal', scheduled);
+        await pacer.acquire('files.completeUploadExternal', scheduled);
+      }
+      return clock.now();
+    };
+    const done: number[] = [];
+    for (let i = 0; i < 200; i++) void digest(i).then((at) => done.push(at));
+    const interactiveWaits: number[] = [];
+    while (done.length < 200) {
+      await clock.advance(100);
+      await new Promise((resolve) => setImmediate(resolve));
+      if (clock.now() % 30_000 === 0) interactiveWaits.push(await pacer.acquire('files.getUploadURLExternal'));
+    }
+    const bound = paceLowerBoundMs({
+      'chat.postMessage': 200,
+      'files.getUploadURLExternal': 400 + interactiveWaits.length,
+      'files.completeUploadExternal': 400,
+    });
+    const took = Math.max(...done);
+    expect(bound).toBeGreaterThan(200_000);
+    expect(took / bound).toBeLessThan(1.05);
+    expect(interactiveWaits.length).toBeGreaterThan(5);
+    expect(Math.max(...interactiveWaits)).toBe(0);
+  });
+
+  it.each([
+    [{ 'files.getUploadURLExternal': 400 }, {}, 229_800],
+    [{ 'files.getUploadURLExternal': 17 }, {}, 0],
+    [{ 'chat.postMessage': 200 }, {}, 30_000],
+    [{ 'chat.postMessage': 5 }, { 'chat.postMessage': 5 }, 2_000],
+    [{ 'chat.update': 59, 'views.publish': 10 }, {}, 60_000],
+  ])('bounds the time of %j (per channel %j) below by %d ms', (counts, perChannel, expected) => {
+    expect(paceLowerBoundMs(counts, SLACK_RATE_SETTINGS, perChannel)).toBeCloseTo(expected, 6);
   });
 });
