@@ -5,7 +5,8 @@
  * reads numbers only.
  */
 import { z } from 'zod';
-import { isTimeZone } from './zonedTime.js';
+import { CronSyntaxError, parseCron } from './cronExpression.js';
+import { timeZoneProblem } from './timeZoneNames.js';
 
 const fieldRef = z.union([
   z.string().min(1),
@@ -45,13 +46,23 @@ const mention = z.string().superRefine((v, ctx) => {
   ctx.addIssue({ code: 'custom', message: `${shown} is not a Slack id. ${MENTION_HELP}` });
 });
 
-/** Five or six cron fields; the scheduler parses the expression itself. */
-const cronText = z
+/** A cron expression, checked field by field like report schedules. */
+const cronText = z.string().superRefine((text, ctx) => {
+  try {
+    parseCron(text);
+  } catch (error) {
+    if (!(error instanceof CronSyntaxError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message });
+  }
+});
+
+const timeZoneText = z
   .string()
-  .refine(
-    (c) => /^[\d*/,\-A-Za-z?LW#]+(\s+[\d*/,\-A-Za-z?LW#]+){4,5}$/.test(c.trim()),
-    'must be a cron expression with 5 fields (minute hour day-of-month month day-of-week), e.g. "*/30 * * * *"',
-  );
+  .min(1)
+  .superRefine((zone, ctx) => {
+    const problem = timeZoneProblem(zone);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.message });
+  });
 
 const comparisonKind = z.enum(['previous_period', 'same_period_last_week']);
 
@@ -134,7 +145,7 @@ export const alertSchema = z
     mentions: z.array(mention).default([]),
     severity: z.enum(['info', 'warning', 'critical']).default('warning'),
     /** Its own evaluation schedule; without it the rule is evaluated whenever the report's schedule fires. */
-    check: z.strictObject({ cron: cronText, timezone: z.string().min(1).optional() }).optional(),
+    check: z.strictObject({ cron: cronText, timezone: timeZoneText.optional() }).optional(),
   })
   .superRefine((rule, ctx) => {
     const kinds = [rule.above, rule.below, rule.change, rule.anomaly].filter((k) => k !== undefined).length;
@@ -166,13 +177,6 @@ export const alertSchema = z
       } else if (typeof recovery !== 'number') at('write recovery as a number, like the trigger');
       else if (rule.above !== undefined && recovery > rule.above) at(`must not be above the trigger (${rule.above})`);
       else if (rule.below !== undefined && recovery < rule.below) at(`must not be below the trigger (${rule.below})`);
-    }
-    if (rule.check?.timezone !== undefined && !isTimeZone(rule.check.timezone)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['check', 'timezone'],
-        message: `"${rule.check.timezone}" is not an IANA time zone (like Europe/Berlin).`,
-      });
     }
   });
 

@@ -94,8 +94,12 @@ function checkReferences(definition: ReportDefinition, request: PivotRequest | u
       ref(['present', 'chart', 'stackBy'], present.chart.stackBy, keys.dimensions, 'dimension');
     }
   }
+  const ruleIds = new Set<string>();
   definition.alerts.forEach((rule, i) => {
     const base = ['alerts', i];
+    // Incidents are keyed by (report, rule id): two rules with one id would share their incidents.
+    if (ruleIds.has(rule.id)) add([...base, 'id'], `Another alert of this report is already called "${rule.id}".`);
+    ruleIds.add(rule.id);
     if (typeof rule.metric === 'string') ref([...base, 'metric'], rule.metric, keys.metrics, 'metric');
     else {
       const probe: PivotRequest = {

@@ -124,6 +124,11 @@ describe('alert rule schema: file:line errors', () => {
     ],
     ['bad cron', '    above: 6\n    check: { cron: "every hour" }\n', /alerts\[0\]\.check\.cron: .*cron expression/],
     ['unknown key', '    above: 6\n    sensitivty: 3\n', /unknown field "sensitivty"/],
+    [
+      'duplicate rule id',
+      '    above: 6\n  - id: a\n    metric: spend\n    below: 1\n',
+      /alerts\[1\]\.id: Another alert of this report is already called "a"/,
+    ],
     ['anomaly weeks too few', '    anomaly: { weeks: 1 }\n', /alerts\[0\]\.anomaly\.weeks/],
   ])('%s', (_name, rule, pattern) => {
     const found = messages(rule);
