@@ -88,8 +88,9 @@ export class GlossaryIndex {
     const distance = spelled[0] === undefined ? Number.POSITIVE_INFINITY : editDistance(word.toLowerCase(), spelled[0]);
     if (out.length === 0 && word.length >= 4) {
       const pattern = new RegExp(`\\b${word.toLowerCase().replace(/[^a-z0-9]/g, '')}`, 'i');
-      for (const term of this.terms) if (pattern.test(term.description)) push(namesOf(term, kind));
+      // The catalog's own descriptions first: they say what the field is, a term's only what the word means.
       for (const f of fields) if (pattern.test(f.description)) push([f.name]);
+      for (const term of this.terms) if (pattern.test(term.description)) push(namesOf(term, kind));
     }
     return { names: out.slice(0, 3), distance };
   }
