@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { useBotHarness } from '../../support/botHarness.js';
 
 const text = (value: unknown) => JSON.stringify(value);
@@ -62,7 +64,11 @@ describe('a restart in the middle of an async job', () => {
     );
     const [job] = bot().bot.store.jobs.listActive();
     await bot().bot.stop();
-    expect(job?.status).toBe('running');
+    // What the next start reads: the store file as the stopped bot left it, the job still running.
+    const saved = JSON.parse(await readFile(join(bot().dir, 'store', 'pivotbot.json'), 'utf8')) as {
+      jobs: Array<{ id: string; status: string }>;
+    };
+    expect(saved.jobs.find((j) => j.id === job?.id)?.status).toBe('running');
 
     await bot().startBot();
     await bot().slack.waitFor(
