@@ -161,6 +161,8 @@ export interface IncidentsRepository {
    * record (last run, counts, pending streaks). Every record is checked before anything changes.
    */
   applyEvaluation(write: EvaluationWrite): Promise<void>;
+  /** Several rules' evaluations (one scheduler tick) in a single write. */
+  applyEvaluations(writes: readonly EvaluationWrite[]): Promise<void>;
   /** Replaces one incident by id, or adds it (ack, snooze, the thread ts once posted). */
   save(incident: AlertIncident): Promise<AlertIncident>;
   /** The last evaluation of a rule, or undefined when it was never evaluated. */

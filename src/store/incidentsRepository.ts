@@ -19,6 +19,33 @@ export function createIncidentsRepository(ctx: StoreContext): IncidentsRepositor
     if (excess > 0) data.incidents = dropOldest(data.incidents, excess, resolved);
   };
 
+  async function applyEvaluations(writes: readonly EvaluationWrite[]): Promise<void> {
+    ctx.assertOpen();
+    // Checked first: a bad record must leave the store untouched (mutate's contract).
+    const evaluations = writes.map((w) => checkRecord(alertEvaluationSchema, w.evaluation, 'alert evaluation'));
+    const byId = new Map<string, AlertIncident>();
+    for (const w of writes)
+      for (const i of w.incidents) byId.set(i.id, checkRecord(alertIncidentSchema, i, 'incident'));
+    const checked = [...byId.values()];
+    return ctx.mutate((data) => {
+      const index = new Map(data.incidents.map((i, n) => [i.id, n]));
+      for (const incident of checked) {
+        const at = index.get(incident.id);
+        if (at === undefined) data.incidents.push(incident);
+        else data.incidents[at] = incident;
+      }
+      const byRule = new Map(data.alertEvaluations.map((e, n) => [e.ruleKey, n]));
+      for (const evaluation of evaluations) {
+        const at = byRule.get(evaluation.ruleKey);
+        if (at === undefined) {
+          byRule.set(evaluation.ruleKey, data.alertEvaluations.length);
+          data.alertEvaluations.push(evaluation);
+        } else data.alertEvaluations[at] = evaluation;
+      }
+      for (const ruleId of new Set(checked.filter((i) => i.state === 'resolved').map((i) => i.ruleId))) prune(ruleId);
+    });
+  }
+
   return {
     async open(input: NewIncident) {
       ctx.assertOpen();
@@ -74,26 +101,8 @@ export function createIncidentsRepository(ctx: StoreContext): IncidentsRepositor
       });
     },
 
-    async applyEvaluation(write: EvaluationWrite) {
-      ctx.assertOpen();
-      // Checked first: a bad record must leave the store untouched (mutate's contract).
-      const evaluation = checkRecord(alertEvaluationSchema, write.evaluation, 'alert evaluation');
-      const checked = write.incidents.map((i) => checkRecord(alertIncidentSchema, i, 'incident'));
-      return ctx.mutate((data) => {
-        const index = new Map(data.incidents.map((i, n) => [i.id, n]));
-        const added: AlertIncident[] = [];
-        for (const incident of checked) {
-          const at = index.get(incident.id);
-          if (at === undefined) added.push(incident);
-          else data.incidents[at] = incident;
-        }
-        if (added.length > 0) data.incidents.push(...added);
-        const existing = data.alertEvaluations.findIndex((e) => e.ruleKey === evaluation.ruleKey);
-        if (existing >= 0) data.alertEvaluations[existing] = evaluation;
-        else data.alertEvaluations.push(evaluation);
-        for (const ruleId of new Set(checked.filter((i) => i.state === 'resolved').map((i) => i.ruleId))) prune(ruleId);
-      });
-    },
+    applyEvaluation: (write: EvaluationWrite) => applyEvaluations([write]),
+    applyEvaluations,
 
     async save(incident: AlertIncident) {
       ctx.assertOpen();

@@ -134,6 +134,14 @@ describe('incident records of alert evaluation', () => {
         const reopened = decodeStoreText(await (await import('node:fs/promises')).readFile(path, 'utf8'), path);
         expect(reopened.data.incidents).toHaveLength(50);
         expect(reopened.data.alertEvaluations[0]?.ruleKey).toBe('daily-kpi/cpi-spike');
+        const tick = Array.from({ length: 20 }, (_, r) => ({
+          evaluation: evaluation({ ruleKey: `daily-kpi/rule-${r}`, ruleId: `rule-${r}` }),
+          incidents: [incident(1000 + r, { ruleId: `rule-${r}` })],
+        }));
+        const beforeTick = renames;
+        await store.incidents.applyEvaluations(tick);
+        expect(renames - beforeTick).toBe(1);
+        expect(store.incidents.listEvaluations()).toHaveLength(21);
       } finally {
         await store.close();
       }
