@@ -73,9 +73,20 @@ describe.each([
     expect(text(posts()[before]?.args.blocks)).toContain('conversion_value');
   });
 
-  it('says there are no open incidents', async () => {
-    const { hook } = await bot().command('alerts');
-    expect(await bot().waitForHook(hook)).toContain('No open alert incidents');
+  it('lists the open incidents of the store, and says so when there are none', async () => {
+    const none = await bot().command('alerts');
+    expect(await bot().waitForHook(none.hook)).toContain('No open alert incidents');
+    const { incident } = await bot().bot.store.incidents.open({
+      ruleId: 'cpi-spike',
+      entityKey: 'country=BR',
+      channel: 'C0ALERTS01',
+      value: 4.25,
+    });
+    const open = await bot().command('alerts');
+    const answer = await bot().waitForHook(open.hook);
+    expect(answer).not.toContain('No open alert incidents');
+    for (const shown of ['cpi-spike', 'country=BR', '<#C0ALERTS01>', '4.25']) expect(answer).toContain(shown);
+    await bot().bot.store.incidents.update(incident.id, { state: 'resolved' });
   });
 
   it('lets only admins subscribe, and records the subscription', async () => {
