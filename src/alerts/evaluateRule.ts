@@ -119,13 +119,17 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
       const snoozed = isSnoozed(incident, nowMs);
       if (judged.breach) {
         const told = incident.notifiedValue;
+        const lastTold = Date.parse(incident.lastNotifiedAt ?? incident.openedAt);
         const moved =
           told !== undefined &&
           judged.distance(told) > 0 &&
           judged.distance(judged.measure) >= 2 * judged.distance(told);
         const remindAfter = rule.renotify === undefined ? undefined : durationMs(rule.renotify);
-        const lastTold = Date.parse(incident.lastNotifiedAt ?? incident.openedAt);
-        if (moved && !snoozed) {
+        // A reopening that a snooze kept quiet is told once the snooze is over.
+        const untoldReopen = incident.reopenedAt !== undefined && lastTold < Date.parse(incident.reopenedAt);
+        if (untoldReopen && !snoozed) {
+          transitions.push(transition('reopen', input, tell(next, judged, at), base, incident));
+        } else if (moved && !snoozed) {
           transitions.push(transition('bigMove', input, tell(next, judged, at), base, incident));
         } else if (
           remindAfter !== undefined &&

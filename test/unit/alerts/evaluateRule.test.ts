@@ -165,6 +165,20 @@ describe('evaluateRule: reopening', () => {
     ]);
     expect(results[3]?.transitions[0]).toMatchObject({ kind: 'reopen', notify: false });
   });
+
+  it('tells the thread about a reopening kept quiet by a snooze once the snooze is over', () => {
+    const { kinds, results } = runSteps(rule({ above: 6 }), [
+      { at: 0, rows: cpi({ BR: 7 }) },
+      { at: 1, rows: cpi({ BR: 7 }), before: (incidents, now) => incidents.map((i) => snooze(i, 4, now)) },
+      { at: 2, rows: cpi({ BR: 5 }) },
+      { at: 3, rows: cpi({ BR: 7 }) },
+      { at: 4, rows: cpi({ BR: 7 }) },
+      { at: 6, rows: cpi({ BR: 7 }) },
+      { at: 7, rows: cpi({ BR: 7 }) },
+    ]);
+    expect(kinds).toEqual([[`open:${BR}`], [], [`resolve:${BR}`], [`reopen:${BR}`], [], [`reopen:${BR}`], []]);
+    expect(results[5]?.transitions[0]?.notify).toBe(true);
+  });
 });
 
 describe('evaluateRule: skipped entities', () => {
