@@ -59,6 +59,8 @@ export function findDigestPost(
 export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<{ messageTs?: string }> {
   const slack = deps.slack;
   const { spec, slot } = run;
+  const where = { report: spec.report, channel: spec.channel, slot: slot.toISOString(), attempt: run.attempt };
+  deps.logger.debug(where, 'digest slot claimed');
   if (run.attempt > 1) {
     const history = await slack.history(spec.channel, {
       oldest: (slot.getTime() / 1000).toFixed(6),
@@ -69,10 +71,7 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<{ m
     });
     const earlier = findDigestPost(history, run);
     if (earlier) {
-      deps.logger.info(
-        { report: spec.report, channel: spec.channel, slot: slot.toISOString(), ts: earlier.ts },
-        'digest already posted by an earlier attempt; not posting again',
-      );
+      deps.logger.info({ ...where, ts: earlier.ts }, 'digest already posted by an earlier attempt; not posting again');
       return { messageTs: earlier.ts };
     }
   }
@@ -92,6 +91,7 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<{ m
     { channel: spec.channel, user: 'pivotbot-scheduler' },
     { ...deps, signal: run.signal },
   );
+  deps.logger.debug({ ...where, ts: delivered.messageTs }, 'digest delivered');
   return { messageTs: delivered.messageTs };
 }
 

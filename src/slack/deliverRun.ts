@@ -271,6 +271,7 @@ export async function postView(
   } else {
     posted = await deps.slack.post(place.channel, build(), postOptions);
   }
+  deps.logger.debug({ channel: posted.channel, ts: posted.ts, report: view.reportId }, 'result message posted');
   const threadTs = place.threadTs ?? posted.ts;
   const files = [];
   if (chart && !chartPosted) files.push({ filename: `${view.reportId}.png`, data: chart.data, title: chart.alt });
