@@ -3,7 +3,9 @@
  * and, for chat.postMessage, one per channel. Callers wait in two lanes: `interactive` (answers to
  * a person) is always served before `scheduled` (digests, alerts), and scheduled work may not take
  * the last `reserveShare` of a method's burst, so a 9:00 burst of digests leaves room for `/pivot`
- * answers instead of queueing them behind it. A 429 empties the bucket until Slack's Retry-After.
+ * answers instead of queueing them behind it. Bursts included, a bucket never grants more than its
+ * per-window count in one window, as Slack counts per minute. A 429 empties the bucket until
+ * Slack's Retry-After.
  */
 import { PivotbotError } from '../core/index.js';
 import { limitFor, type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
@@ -65,6 +67,10 @@ interface Bucket {
   updatedAt: number;
   /** Part of the method's burst that scheduled calls leave alone. */
   reserve: number;
+  /** At most this many calls in any window, bursts included: Slack counts per minute. */
+  perWindow: number;
+  /** When the calls of the last window (plus a guard) were granted, oldest first. */
+  granted: number[];
 }
 
 interface Waiter {
@@ -191,21 +197,30 @@ export class RatePacer {
         tokens: capacity,
         updatedAt: this.clock.now(),
         reserve: kind === 'm' ? Math.floor(capacity * this.reserveShare) : 0,
+        perWindow: Math.max(1, budget.perWindow),
+        granted: [],
       };
       this.buckets.set(key, bucket);
     }
     return bucket;
   }
 
-  /** Ms until `bucket` holds `need` tokens (0: now). */
-  private timeUntil(bucket: Bucket, need: number, now: number): number {
+  /** Ms until `bucket` allows a call that leaves `reserve` tokens and window places untouched (0: now). */
+  private timeUntil(bucket: Bucket, reserve: number, now: number): number {
+    const need = 1 + reserve;
     if (bucket.updatedAt <= now) {
       bucket.tokens = Math.min(bucket.capacity, bucket.tokens + (now - bucket.updatedAt) * bucket.rate);
       bucket.updatedAt = now;
     }
     const start = bucket.updatedAt - now;
-    if (bucket.tokens + EPSILON >= need) return start;
-    return start + (need - bucket.tokens) / bucket.rate;
+    const forTokens = bucket.tokens + EPSILON >= need ? start : start + (need - bucket.tokens) / bucket.rate;
+    // A burst on top of the steady rate could put more than the window's count in one window;
+    // the guard covers the time a request takes to reach Slack, so Slack's window agrees.
+    const span = this.settings.windowMs + Math.min(1000, this.settings.windowMs * 0.05);
+    while (bucket.granted.length > 0 && (bucket.granted[0] ?? 0) <= now - span) bucket.granted.shift();
+    const overflow = bucket.granted.length - Math.max(1, bucket.perWindow - reserve);
+    const forWindow = overflow < 0 ? 0 : (bucket.granted[overflow] ?? now) + span - now;
+    return Math.max(forTokens, forWindow);
   }
 
   private drop(waiter: Waiter, error: Error): void {
@@ -238,8 +253,7 @@ export class RatePacer {
       let readyIn = 0;
       for (const key of waiter.keys) {
         const bucket = this.bucket(key);
-        const need = 1 + (waiter.lane === 'scheduled' ? bucket.reserve : 0);
-        const wait = this.timeUntil(bucket, need, now);
+        const wait = this.timeUntil(bucket, waiter.lane === 'scheduled' ? bucket.reserve : 0, now);
         if (wait > 0) {
           held.add(key);
           readyIn = Math.max(readyIn, wait);
@@ -249,7 +263,11 @@ export class RatePacer {
         next = Math.min(next, now + readyIn, waiter.deadline);
         continue;
       }
-      for (const key of waiter.keys) this.bucket(key).tokens -= 1;
+      for (const key of waiter.keys) {
+        const bucket = this.bucket(key);
+        bucket.tokens -= 1;
+        bucket.granted.push(now);
+      }
       this.remove(waiter);
       waiter.resolve(now - waiter.enqueuedAt);
     }
@@ -284,7 +302,8 @@ export class RatePacer {
     const busy = new Set(this.waiters.flatMap((w) => w.keys));
     for (const [key, bucket] of this.buckets) {
       if (!key.startsWith('c:') || busy.has(key)) continue;
-      if (this.timeUntil(bucket, bucket.capacity, now) === 0) this.buckets.delete(key);
+      if (this.timeUntil(bucket, bucket.capacity - 1, now) === 0 && bucket.granted.length === 0)
+        this.buckets.delete(key);
     }
   }
 }

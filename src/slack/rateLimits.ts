@@ -121,9 +121,11 @@ export function limitFor(method: string, settings: RateLimitSettings = SLACK_RAT
 }
 
 /**
- * The least time `counts` calls can take under the limits: per method, what is left after the
- * first burst, at the method's rate (and the same per channel for chat.postMessage, given
- * `perChannel` as the most posts any one channel gets). Benchmarks compare their time with it.
+ * The least time `counts` calls can take under the limits, as the gateway reads them: per method,
+ * what is left after the first burst at the method's rate, and never more than the window's count
+ * in one window (so 408 Tier 4 calls need four whole minutes); the same per channel for
+ * chat.postMessage, given `perChannel` as the most posts any one channel gets. Benchmarks compare
+ * their time with it.
  *
  * @example paceLowerBoundMs({ 'files.getUploadURLExternal': 400 }) // 229 800 (383 calls at 100 a minute)
  */
@@ -133,7 +135,12 @@ export function paceLowerBoundMs(
   perChannel: Record<string, number> = {},
 ): number {
   const boundOf = (calls: number, budget: { perWindow: number; burst: number }) =>
-    (Math.max(0, calls - budget.burst) / budget.perWindow) * settings.windowMs;
+    calls <= 0
+      ? 0
+      : Math.max(
+          (Math.max(0, calls - budget.burst) / budget.perWindow) * settings.windowMs,
+          Math.floor((calls - 1) / budget.perWindow) * settings.windowMs,
+        );
   let bound = 0;
   for (const [method, calls] of Object.entries(counts))
     bound = Math.max(bound, boundOf(calls, limitFor(method, settings)));

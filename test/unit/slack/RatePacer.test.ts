@@ -68,6 +68,19 @@ describe('RatePacer', () => {
     expect(clock.pending).toBe(0);
   });
 
+  it('never grants more than the window count in one window, bursts included', async () => {
+    const clock = new FakeClock();
+    const settings = { windowMs: 1000, overrides: { 'chat.update': { perWindow: 5, burst: 5 } } };
+    const pacer = new RatePacer(settings, { clock });
+    const at: number[] = [];
+    for (let i = 0; i < 7; i++) void pacer.acquire('chat.update').then(() => at.push(clock.now()));
+    await flush();
+    await clock.advance(3000);
+    // Five at once; the sixth when the first has left the window (1 000 ms plus a 50 ms guard for
+    // the request's way to Slack), not 200 ms later as the rate alone would allow.
+    expect(at).toEqual([0, 0, 0, 0, 0, 1050, 1050]);
+  });
+
   it('posts at most about one message per second per channel, and channels do not wait for each other', async () => {
     const { clock, granted, take } = setup();
     for (let i = 0; i < 5; i++) void take(`a${i}`, 'chat.postMessage', { channel: 'C1' });
@@ -222,6 +235,7 @@ describe('RatePacer', () => {
   it.each([
     [{ 'files.getUploadURLExternal': 400 }, {}, 229_800],
     [{ 'files.getUploadURLExternal': 17 }, {}, 0],
+    [{ 'files.getUploadURLExternal': 408 }, {}, 240_000],
     [{ 'chat.postMessage': 200 }, {}, 30_000],
     [{ 'chat.postMessage': 5 }, { 'chat.postMessage': 5 }, 2_000],
     [{ 'chat.update': 59, 'views.publish': 10 }, {}, 60_000],
