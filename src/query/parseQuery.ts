@@ -1,19 +1,10 @@
 import { suggest } from '../core/index.js';
 import { DIMENSIONS, findDimension, findMetric, METRICS } from '../reporting/index.js';
-import type {
-  AdhocAst,
-  ArgAst,
-  ConditionAst,
-  FieldAst,
-  HavingAst,
-  Located,
-  PostbacksAst,
-  QueryAst,
-  RunAst,
-  Scalar,
-} from './ast.js';
+import type { AdhocAst, ArgAst, ConditionAst, FieldAst, HavingAst, Located, QueryAst, Scalar } from './ast.js';
 import { Cursor } from './Cursor.js';
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
+import { mergePhrases } from './mergePhrases.js';
+import { parsePostbacks, parseRun } from './parseCommands.js';
 import {
   atIdFilter,
   FILLERS,
@@ -70,83 +61,6 @@ export function parseQuery(text: string, glossary: GlossaryIndex = defaultGlossa
   const ast = head === 'run' ? parseRun(c) : head === 'postbacks' ? parsePostbacks(c) : parseAdhoc(c, glossary);
   if (!c.atEnd()) throw unexpected(c, c.peek());
   return ast;
-}
-
-/** Consecutive words that make a glossary phrase become one word token spanning them. */
-function mergePhrases(tokens: Token[], glossary: GlossaryIndex): Token[] {
-  const out: Token[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
-    if (t.kind === 'word') {
-      const words: string[] = [];
-      for (let j = i; j < tokens.length && j < i + 5 && tokens[j]?.kind === 'word'; j++)
-        words.push((tokens[j] as Token).text.toLowerCase());
-      const phrase = words.length > 1 ? glossary.phraseAt(words) : undefined;
-      if (phrase) {
-        const last = tokens[i + phrase.length - 1] as Token;
-        out.push({ kind: 'word', text: phrase.word, start: t.start, end: last.end });
-        i += phrase.length - 1;
-        continue;
-      }
-    }
-    out.push(t);
-  }
-  return out;
-}
-
-function parseRun(c: Cursor): RunAst {
-  c.next();
-  const name = c.name('a report name (run daily-kpi)');
-  const ast: RunAst = { kind: 'run', report: located(name, name.text) };
-  if (atRange(c)) ast.range = parseRange(c);
-  return ast;
-}
-
-function parsePostbacks(c: Cursor): PostbacksAst {
-  const head = c.next();
-  let appId: Located<number> | undefined;
-  const keys: Array<Located<string>> = [];
-  const ast: Omit<PostbacksAst, 'appId'> = { kind: 'postbacks', keys, revenue: false, organic: false };
-  const out = ast as PostbacksAst;
-  while (!c.atEnd()) {
-    if (atRange(c)) {
-      if (out.range) throw c.error(c.peek(), 'The query already has a range.');
-      out.range = parseRange(c);
-      continue;
-    }
-    const t = c.next();
-    const word = t.text.toLowerCase();
-    if (c.peek().text === ':') c.next();
-    if (word === 'app') {
-      const id = c.next();
-      if (id.kind !== 'number' || !/^\d+$/.test(id.text))
-        throw c.error(id, 'app takes an app id (a whole number): app:101');
-      appId = located(id, Number(id.text));
-    } else if (word === 'keys' || word === 'key') {
-      do {
-        const k = c.name('a postback key');
-        keys.push(located(k, k.text));
-      } while (c.peek().text === ',' && c.next());
-    } else if (word === 'track') {
-      const tr = c.name('events or installs');
-      out.track = located(tr, tr.text);
-    } else if (word === 'revenue') out.revenue = true;
-    else if (word === 'organic') out.organic = true;
-    else if (word === 'tz' || word === 'timezone') {
-      const z = c.name('a time zone (America/Sao_Paulo)');
-      out.timezone = located(z, z.text);
-    } else {
-      throw c.error(
-        t,
-        `"${t.text}" is not part of a postbacks query (app:<id> keys:<k1,k2> [track:installs] [revenue] [range]).`,
-        suggest(word, ['app', 'keys', 'track', 'revenue', 'organic', 'tz']),
-      );
-    }
-  }
-  if (!appId) throw QueryError.at(head, 'postbacks needs an app: postbacks app:101 keys:conversion_value');
-  if (keys.length === 0)
-    throw QueryError.at(head, 'postbacks needs keys: postbacks app:101 keys:conversion_value,country');
-  return { ...out, appId };
 }
 
 function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {

@@ -64,6 +64,8 @@ export function parseSlashCommand(raw: string): SlashCommand {
     case 'history':
       return { kind: 'history', report: requireWord(rest[0], 'history <report>', 'the report') };
     case 'show':
+      // "show me cpi by country" is a question for the query language, not a report named "me".
+      if (rest[0]?.toLowerCase() === 'me') return { kind: 'query', text };
       return { kind: 'show', report: requireWord(rest[0], 'show <report>', 'the report to show') };
     case 'status':
       return { kind: 'status', jobId: requireWord(rest[0], 'status <job id>', 'the job id') };
