@@ -86,8 +86,17 @@ const shaped = fc
   )
   .map(([metrics, by, range, extra]) => `${metrics.join(' ')} by ${by} ${range} ${extra}`.trim());
 
+/** Named reports run by name, with good, odd and no ranges: these post digests in the channel. */
+const runs = fc
+  .tuple(
+    fc.constantFrom('daily-kpi', 'country-breakdown', 'ctv-and-mobile', 'weekly-campaign-review', 'daly-kpi'),
+    fc.constantFrom('', 'yesterday', 'last 3 days', 'last 400 days', 'tomorrow', '2026-11-01..2026-11-08'),
+  )
+  .map(([report, range]) => `run ${report} ${range}`.trim());
+
 const text = fc.oneof(
   { weight: 3, arbitrary: shaped },
+  { weight: 1, arbitrary: runs },
   { weight: 5, arbitrary: fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((w) => w.join(' ')) },
   { weight: 2, arbitrary: fc.string({ maxLength: 80 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
@@ -97,8 +106,15 @@ describe('1,000 fuzzed /pivot texts', () => {
   const bot = useBotHarness();
 
   it('acknowledges every one and answers each with a message or a private reply, without crashing', async () => {
-    // `run <report>` digests carry no asker, so they could not be matched to their request here.
-    const texts = fc.sample(text, { numRuns: 1_000, seed: 20261121 }).map((t) => (/^\s*run\s/i.test(t) ? `x ${t}` : t));
+    const texts = fc.sample(text, { numRuns: 1_000, seed: 20261121 });
+    // `run <report>` is fuzzed too (a digest names no asker): each command comes from a channel of
+    // its own, so an answer in that channel is matched to it.
+    expect(texts.filter((t) => /^run (daily-kpi|country-breakdown)/.test(t)).length).toBeGreaterThan(20);
+    const channelOf = (i: number) => `C0FUZZ${i}X`;
+    for (let i = 0; i < texts.length; i++) {
+      bot().slack.knownChannels.set(channelOf(i), `fuzz-${i}`);
+      bot().slack.memberOf.add(channelOf(i));
+    }
     const statuses: number[] = [];
     for (let start = 0; start < texts.length; start += 25) {
       const batch = texts.slice(start, start + 25).map(async (t, j) => {
@@ -106,6 +122,7 @@ describe('1,000 fuzzed /pivot texts', () => {
         const body = slashCommandBody({
           text: t,
           userId: `U0FUZZ${i}X`,
+          channelId: channelOf(i),
           responseUrl: bot().slack.responseUrl(`fuzz-${i}`),
         });
         const response = await postSigned(bot().eventsUrl, body, { signingSecret: 'test-signing-secret-value' });
@@ -115,7 +132,7 @@ describe('1,000 fuzzed /pivot texts', () => {
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
 
-    // Which commands got an answer: a private reply at their hook, a message naming the asker, or
+    // Which commands got an answer: a private reply at their hook, a message in their channel, or
     // an async job they started. One pass over what Slack received (this runs every 25 ms).
     const answeredCount = () => {
       const seen = new Set<number>();
@@ -124,8 +141,8 @@ describe('1,000 fuzzed /pivot texts', () => {
         if (match) seen.add(Number(match[1]));
       }
       for (const call of bot().slack.callsTo('chat.postMessage')) {
-        for (const match of JSON.stringify(call.args.blocks ?? '').matchAll(/U0FUZZ(\d+)X/g))
-          seen.add(Number(match[1]));
+        const match = /^C0FUZZ(\d+)X$/.exec(String(call.args.channel));
+        if (match) seen.add(Number(match[1]));
       }
       for (const job of bot().bot.store.jobs.list()) {
         const match = /^U0FUZZ(\d+)X$/.exec(job.requester);
