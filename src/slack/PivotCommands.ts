@@ -75,6 +75,7 @@ export class PivotCommands {
           csv: click.csv,
         },
         ctx,
+        click.query ?? `run ${click.reportId}${click.range ? ` ${click.range}` : ''}`,
       );
     } catch (error) {
       await this.reportFailure(error, click.query ?? `run ${click.reportId}`, ctx);
@@ -147,16 +148,21 @@ export class PivotCommands {
     const compiled = compileQuery(text, await this.queryOptions());
     if (compiled.kind === 'run') {
       const report = await this.report(compiled.report.value);
-      return this.deliver({ report, ...(compiled.range !== undefined ? { range: compiled.range } : {}) }, ctx);
+      return this.deliver({ report, ...(compiled.range !== undefined ? { range: compiled.range } : {}) }, ctx, text);
     }
     return this.deliver(
       { report: { id: 'adhoc', definition: compiled.definition }, query: text, csv: compiled.csv },
       ctx,
+      text,
     );
   }
 
   /** Runs and posts, recording the run under the command's trigger id so a retried request never runs twice. */
-  private async deliver(target: RunTarget, ctx: CommandContext & { threadTs?: string }): Promise<void> {
+  private async deliver(
+    target: RunTarget,
+    ctx: CommandContext & { threadTs?: string },
+    command?: string,
+  ): Promise<void> {
     const key = ctx.triggerId ? `slack:${ctx.triggerId}` : undefined;
     let runId: string | undefined;
     if (key) {
@@ -165,6 +171,9 @@ export class PivotCommands {
         trigger: 'manual',
         idempotencyKey: key,
         channel: ctx.channelId,
+        // Kept so that a restart that interrupts the run can tell the requester how to run it again.
+        requester: ctx.userId,
+        ...(command ? { command } : {}),
       });
       if (!started) {
         this.deps.logger.info({ key }, 'duplicate Slack request ignored');
@@ -182,13 +191,15 @@ export class PivotCommands {
             ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
             // An async job mostly waits from then on: its slot goes to the next run.
             onAsync: release,
+            ...(runId ? { runId } : {}),
           },
           this.deps,
         ),
       );
       if (runId) await this.deps.store.runs.finish(runId, { status: 'succeeded', messageTs: delivered.messageTs });
     } catch (error) {
-      if (runId) {
+      // On shutdown the run stays `running`: the next start finishes it from its job or tells the requester.
+      if (runId && !this.deps.signal.aborted) {
         // `/pivot history` shows this to users: their text; the internal one is in the log.
         await this.deps.store.runs
           .finish(runId, {

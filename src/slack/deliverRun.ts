@@ -15,6 +15,7 @@ import {
 import type { AsyncPivot, ReportingClient } from '../reporting/index.js';
 import { type RangeSpec, type ReportDefinition, type ReportView, runReport } from '../reports/index.js';
 import type { Store } from '../store/index.js';
+import { finishJobRuns, resolveInterruptedRuns } from './resolveInterruptedRuns.js';
 import { type MessageMetadata, SlackDeliveryError, type SlackGateway } from './SlackGateway.js';
 
 /** Errors that mean Slack would not take the chart image in the message (file not ready, blocks refused). */
@@ -63,6 +64,8 @@ export interface RunPlace {
   threadTs?: string;
   /** Called once when the run becomes an async job (it will mostly wait from then on). */
   onAsync?: () => void;
+  /** The store's run of a manual command: linked to its job, so a restart can finish it. */
+  runId?: string;
 }
 
 export interface Delivered {
@@ -161,10 +164,13 @@ async function startJob(
       title: target.report.definition.title,
       ...(target.query ? { query: target.query } : {}),
       ...(target.range !== undefined ? { range: target.range } : {}),
+      // Written with the job, so a run whose link below never landed still finds its job.
+      ...(place.runId ? { runId: place.runId } : {}),
     },
     requester: place.user,
     channel: place.channel,
   });
+  if (place.runId) await deps.store.runs.linkJob(place.runId, job.id);
   const message = jobProgressMessage({
     jobId: job.id,
     title: target.report.definition.title,
@@ -309,10 +315,12 @@ async function renderChart(
 }
 
 /**
- * After a restart: every job still active in the store is polled to the end and its CSV delivered
- * in its thread, once (the job is marked succeeded right after the upload).
+ * After a restart: the manual runs left running are resolved (`resolveInterruptedRuns`), then every
+ * job still active in the store is polled to the end and its CSV delivered in its thread, once
+ * (the job is marked succeeded right after the upload), and its outcome finishes its runs.
  */
 export async function resumeJobs(deps: DeliveryDeps): Promise<number> {
+  await resolveInterruptedRuns(deps);
   const active = deps.store.jobs.listActive();
   await Promise.all(active.map((job) => resumeJob(job.id, deps)));
   return active.length;
@@ -368,6 +376,7 @@ async function resumeJob(jobId: string, deps: DeliveryDeps): Promise<void> {
         { threadTs },
       );
       await deps.store.jobs.update(jobId, { status: 'succeeded', resultFile: basename(csv.path) });
+      await finishJobRuns(jobId, { status: 'succeeded', messageTs: threadTs }, deps);
       await updateProgress(deps, stored.channel, progress, { status: 'READY', title, resultName: basename(csv.path) });
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -376,12 +385,9 @@ async function resumeJob(jobId: string, deps: DeliveryDeps): Promise<void> {
     if (deps.signal.aborted) return;
     const err = toError(error);
     deps.logger.error({ err, jobId }, 'resumed job failed');
-    await deps.store.jobs
-      .update(jobId, {
-        status: 'failed',
-        error: { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) },
-      })
-      .catch(() => undefined);
+    const failure = { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) };
+    await deps.store.jobs.update(jobId, { status: 'failed', error: failure }).catch(() => undefined);
+    await finishJobRuns(jobId, { status: 'failed', error: failure }, deps);
     if (threadTs) {
       const userMessage = userMessageOf(error);
       await updateProgress(

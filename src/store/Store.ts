@@ -96,6 +96,10 @@ export interface NewRun {
   scheduledFor?: string;
   subscriptionId?: string;
   channel?: string;
+  /** Who asked for a manual run. */
+  requester?: string;
+  /** The `/pivot` text of a manual run. */
+  command?: string;
 }
 
 export interface RunOutcome {
@@ -113,6 +117,8 @@ export interface RunsRepository {
   start(run: NewRun): Promise<{ run: Run; started: boolean }>;
   /** Records the outcome, finish time and duration of a running run. */
   finish(id: string, outcome: RunOutcome): Promise<Run>;
+  /** Links a run to the async job it became (a restart lets the job's outcome finish the run). */
+  linkJob(id: string, jobId: string): Promise<Run>;
   get(id: string): Run | undefined;
   /** The latest attempt with this key. */
   findByIdempotencyKey(key: string): Run | undefined;
@@ -120,6 +126,8 @@ export interface RunsRepository {
   listByReport(report: string, limit?: number): readonly Run[];
   /** Runs still marked running, e.g. interrupted by a crash. */
   listUnfinished(): readonly Run[];
+  /** Runs still marked running that are linked to this job. */
+  listUnfinishedByJob(jobId: string): readonly Run[];
 }
 
 export interface NewIncident {

@@ -69,6 +69,17 @@ export function createRunsRepository(ctx: StoreContext): RunsRepository {
       });
     },
 
+    linkJob(id: string, jobId: string) {
+      return ctx.mutate((data) => {
+        const index = data.runs.findIndex((run) => run.id === id);
+        const current = data.runs[index];
+        if (current === undefined) throw new StoreNotFoundError('run', id);
+        const next = checkRecord(runSchema, { ...current, jobId }, 'run');
+        data.runs[index] = next;
+        return next;
+      });
+    },
+
     get: (id: string) => runs().find((run) => run.id === id),
     findByIdempotencyKey,
 
@@ -83,5 +94,6 @@ export function createRunsRepository(ctx: StoreContext): RunsRepository {
     },
 
     listUnfinished: () => runs().filter((run) => run.status === 'running'),
+    listUnfinishedByJob: (jobId: string) => runs().filter((run) => run.status === 'running' && run.jobId === jobId),
   };
 }

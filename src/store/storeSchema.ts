@@ -81,6 +81,12 @@ export const runSchema = z.object({
   error: storedError.exactOptional(),
   /** ts of the message the run posted. */
   messageTs: slackTs.exactOptional(),
+  /** Slack user id of whoever asked for a manual run: told if a restart interrupts it. */
+  requester: text.exactOptional(),
+  /** The `/pivot` text of a manual run, offered to run it again after an interruption. */
+  command: text.exactOptional(),
+  /** The async job the run became, written when the job is created: its outcome finishes the run. */
+  jobId: text.exactOptional(),
 });
 
 export const INCIDENT_STATES = ['open', 'resolved'] as const;
