@@ -14,7 +14,13 @@ import { helpTopicMessage } from './helpTopicMessage.js';
 import { alertsMessage, helpMessage, listMessage, noticeMessage, showMessage, statusMessage } from './infoMessages.js';
 import { type ChannelRef, parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
 import { SlackDeliveryError } from './SlackGateway.js';
-import { historyMessage, scheduleListMessage, subscribedMessage, timingText } from './scheduleMessages.js';
+import {
+  historyMessage,
+  scheduleListMessage,
+  scheduleOverview,
+  subscribedMessage,
+  timingText,
+} from './scheduleMessages.js';
 import type { WorkQueue } from './WorkQueue.js';
 
 /** Who asked, where, and how to answer them privately. */
@@ -182,19 +188,21 @@ export class PivotCommands {
       runId = run.id;
     }
     try {
-      const delivered = await this.deps.runs.run((release) =>
-        runAndDeliver(
-          target,
-          {
-            channel: ctx.channelId,
-            user: ctx.userId,
-            ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
-            // An async job mostly waits from then on: its slot goes to the next run.
-            onAsync: release,
-            ...(runId ? { runId } : {}),
-          },
-          this.deps,
-        ),
+      const delivered = await this.deps.runs.run(
+        (release) =>
+          runAndDeliver(
+            target,
+            {
+              channel: ctx.channelId,
+              user: ctx.userId,
+              ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
+              // An async job mostly waits from then on: its slot goes to the next run.
+              onAsync: release,
+              ...(runId ? { runId } : {}),
+            },
+            this.deps,
+          ),
+        { onWait: (ahead) => void this.tellQueued(ctx, ahead) },
       );
       if (runId) await this.deps.store.runs.finish(runId, { status: 'succeeded', messageTs: delivered.messageTs });
     } catch (error) {
@@ -260,19 +268,15 @@ export class PivotCommands {
 
   /** `/pivot schedule`: what the scheduler runs, computed as it computes it, with each last run. */
   private async scheduleList() {
-    const { schedules, problems } = listSchedules(await this.deps.loadReports(), this.deps.store.subscriptions.list(), {
-      timezone: this.deps.settings.timezone,
-    });
-    const now = this.deps.clock();
-    const lines = schedules.map((spec) => {
-      const prefix = `digest:${spec.report}:${spec.channel}:`;
-      const lastRun = this.deps.store.runs
-        .listByReport(spec.report, 50)
-        .find((r) => r.idempotencyKey.startsWith(prefix));
-      const next = nextFires(spec, now, 1)[0];
-      return { spec, ...(next ? { next } : {}), ...(lastRun ? { lastRun } : {}) };
-    });
-    return scheduleListMessage(lines, problems);
+    return scheduleListMessage(
+      scheduleOverview({
+        reports: await this.deps.loadReports(),
+        subscriptions: this.deps.store.subscriptions.list(),
+        runs: this.deps.store.runs,
+        timezone: this.deps.settings.timezone,
+        now: this.deps.clock(),
+      }),
+    );
   }
 
   private async unsubscribe(
@@ -316,11 +320,26 @@ export class PivotCommands {
     await this.deps.slack.respond(ctx.responseUrl, message);
   }
 
+  /** A run waits for a slot longer than a few seconds: its asker hears so, privately. */
+  private async tellQueued(ctx: CommandContext, ahead: number): Promise<void> {
+    this.deps.logger.info({ userId: ctx.userId, ahead }, 'run waits in the queue');
+    const runs = ahead === 1 ? '1 run' : `${ahead} runs`;
+    try {
+      await this.deps.slack.respond(
+        ctx.responseUrl,
+        noticeMessage(`:hourglass_flowing_sand: Queued behind ${runs}; yours starts as soon as one finishes.`),
+      );
+    } catch (error) {
+      this.deps.logger.warn({ err: error, userId: ctx.userId }, 'could not tell the user their run waits');
+    }
+  }
+
   /** Tells the asker what went wrong, privately, with a reference to the log line for anything not their mistake. */
   private async reportFailure(error: unknown, text: string, ctx: CommandContext): Promise<void> {
-    if (this.deps.signal.aborted) {
-      // Shutting down: an async job in flight is resumed by the next start, so this is no failure.
-      this.deps.logger.info({ userId: ctx.userId }, 'command interrupted by shutdown');
+    const key = ctx.triggerId ? `slack:${ctx.triggerId}` : undefined;
+    if (this.deps.signal.aborted && key && this.deps.store.runs.findByIdempotencyKey(key)?.status === 'running') {
+      // Its run stays recorded as running: the next start finishes it from its job or tells the asker.
+      this.deps.logger.info({ userId: ctx.userId, key }, 'run interrupted by shutdown; the next start answers it');
       return;
     }
     const failure = describeFailure(error, {

@@ -10,6 +10,7 @@ import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands } from './PivotCommands.js';
 import type { RateLimitSettings } from './rateLimits.js';
 import { SLACK_RETRY, type SlackGateway, slackGatewayFor, type WebApiGateway } from './SlackGateway.js';
+import { scheduleOverview } from './scheduleMessages.js';
 import { verifySlackToken } from './slackIdentity.js';
 import { type ReceiverSettings, type SlackEvent, type StartedReceiver, startReceiver } from './slackReceiver.js';
 import { defaultReceiverEntry, startThreadedReceiver } from './threadedReceiver.js';
@@ -211,9 +212,16 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
       case 'homeOpened':
         track(
           (async () => {
+            const reports = await home.loadReports();
             const view = homeView({
-              reports: await home.loadReports(),
-              subscriptions: home.store.subscriptions.list(),
+              reports,
+              schedules: scheduleOverview({
+                reports,
+                subscriptions: home.store.subscriptions.list(),
+                runs: home.store.runs,
+                timezone: home.timezone,
+                now: new Date(),
+              }),
               incidents: home.store.incidents.listOpen(),
               timezone: home.timezone,
               sandbox: home.sandbox,

@@ -1,11 +1,13 @@
 import { type Block, escapeMrkdwn } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
-import type { AlertIncident, Subscription } from '../store/index.js';
+import type { AlertIncident } from '../store/index.js';
 import { scheduleText } from './infoMessages.js';
+import { problemLines, type ScheduleOverview, scheduleLineText } from './scheduleMessages.js';
 
 export interface HomeInput {
   reports: LoadedReports;
-  subscriptions: readonly Subscription[];
+  /** What the scheduler runs (the same facts as `/pivot schedule`). */
+  schedules: ScheduleOverview;
   incidents: readonly AlertIncident[];
   timezone: string;
   sandbox: boolean;
@@ -15,9 +17,9 @@ export interface HomeInput {
 const MAX_ITEMS = 25;
 
 /**
- * The App Home tab: the reports available, this workspace's subscriptions, and open incidents.
+ * The App Home tab: the reports available, every schedule with its next post and last outcome, and open incidents.
  *
- * @example gateway.publishHome(userId, homeView({ reports, subscriptions, incidents, timezone: 'UTC', sandbox: true }))
+ * @example gateway.publishHome(userId, homeView({ reports, schedules: scheduleOverview(…), incidents, timezone: 'UTC', sandbox: true }))
  */
 export function homeView(input: HomeInput): { type: 'home'; blocks: Block[] } {
   const blocks: Block[] = [{ type: 'header', text: { type: 'plain_text', text: 'pivotbot', emoji: true } }];
@@ -47,23 +49,30 @@ export function homeView(input: HomeInput): { type: 'home'; blocks: Block[] } {
     });
   }
   blocks.push({ type: 'divider' });
+  const { lines, problems } = input.schedules;
   blocks.push({
     type: 'header',
-    text: { type: 'plain_text', text: `Subscriptions (${input.subscriptions.length})`, emoji: true },
+    text: { type: 'plain_text', text: `Schedules (${lines.length})`, emoji: true },
   });
   blocks.push({
     type: 'section',
     text: {
       type: 'mrkdwn',
-      text:
-        input.subscriptions.length === 0
-          ? 'None yet. An admin subscribes a channel with `/pivot subscribe <report> #channel at 09:00`.'
-          : input.subscriptions
-              .slice(0, MAX_ITEMS)
-              .map((s) => `• \`${s.report}\` → <#${s.channel}>${s.schedule ? ` · \`${s.schedule}\`` : ''}`)
-              .join('\n'),
+      text: (lines.length === 0
+        ? 'No digest is scheduled. A report posts on its `schedule` to its `deliver.channels`; an admin subscribes a channel with `/pivot subscribe <report> #channel at 09:00`.'
+        : lines.slice(0, MAX_ITEMS).map(scheduleLineText).join('\n')
+      ).slice(0, 2900),
     },
   });
+  if (problems.length > 0) {
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `:warning: *Not running (${problems.length})*\n${problemLines(problems)}`.slice(0, 2900),
+      },
+    });
+  }
   blocks.push({ type: 'divider' });
   blocks.push({
     type: 'header',

@@ -5,8 +5,9 @@
  */
 import type { Block, SlackMessage } from '../render/index.js';
 import { escapeMrkdwn } from '../render/index.js';
-import type { ScheduleProblem, ScheduleSpec } from '../scheduler/index.js';
-import type { Run } from '../store/index.js';
+import type { LoadedReports } from '../reports/index.js';
+import { listSchedules, nextFires, type ScheduleProblem, type ScheduleSpec } from '../scheduler/index.js';
+import type { Run, RunsRepository, Subscription } from '../store/index.js';
 
 const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 2900) } });
 const note = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text: text.slice(0, 2900) }] });
@@ -52,14 +53,66 @@ export function outcomeText(run: Run | undefined): string {
 export interface ScheduleLine {
   spec: ScheduleSpec;
   next?: Date;
+  /** The latest finished run (posted, failed or skipped). */
   lastRun?: Run;
+  /** A slot of this schedule is being delivered now. */
+  running?: boolean;
+}
+
+export interface ScheduleOverview {
+  lines: ScheduleLine[];
+  problems: ScheduleProblem[];
+}
+
+/**
+ * What the scheduler runs, computed as it computes it (`listSchedules`), with each schedule's next
+ * fire and its last run: the facts behind `/pivot schedule` and App Home.
+ */
+export function scheduleOverview(input: {
+  reports: LoadedReports;
+  subscriptions: readonly Subscription[];
+  runs: Pick<RunsRepository, 'listByReport'>;
+  timezone: string;
+  now: Date;
+}): ScheduleOverview {
+  const { schedules, problems } = listSchedules(input.reports, input.subscriptions, { timezone: input.timezone });
+  const lines = schedules.map((spec) => {
+    const prefix = `digest:${spec.report}:${spec.channel}:`;
+    const runs = input.runs.listByReport(spec.report, 50).filter((r) => r.idempotencyKey.startsWith(prefix));
+    const lastRun = runs.find((r) => r.status !== 'running');
+    const next = nextFires(spec, input.now, 1)[0];
+    return {
+      spec,
+      ...(next ? { next } : {}),
+      ...(lastRun ? { lastRun } : {}),
+      ...(runs.some((r) => r.status === 'running') ? { running: true } : {}),
+    };
+  });
+  return { lines, problems };
+}
+
+/** One schedule as a line of mrkdwn: report → channel · timing · source, next fire, last outcome. */
+export function scheduleLineText({ spec, next, lastRun, running }: ScheduleLine): string {
+  const where = spec.channel.startsWith('#') ? escapeMrkdwn(spec.channel) : `<#${spec.channel}>`;
+  const source = spec.source === 'subscription' ? 'subscription' : 'report file';
+  const when = next
+    ? `next ${formatInZone(next, spec.timezone)} (${next.toISOString().slice(11, 16)} UTC)`
+    : 'no next fire';
+  return `• \`${escapeMrkdwn(spec.report)}\` → ${where} · ${timingText(spec)} · ${source}\n    ${when} · last: ${outcomeText(lastRun)}${running ? ' · :hourglass_flowing_sand: one running now' : ''}`;
+}
+
+/** What cannot run, as mrkdwn lines. */
+export function problemLines(problems: readonly ScheduleProblem[]): string {
+  return problems
+    .map(
+      (p) =>
+        `• \`${escapeMrkdwn(p.report)}\`${p.channel ? ` → ${escapeMrkdwn(p.channel)}` : ''}: ${escapeMrkdwn(p.message)}`,
+    )
+    .join('\n');
 }
 
 /** `/pivot schedule`: every schedule, its next fire, its last run; and what cannot run. */
-export function scheduleListMessage(
-  lines: readonly ScheduleLine[],
-  problems: readonly ScheduleProblem[],
-): SlackMessage {
+export function scheduleListMessage({ lines, problems }: ScheduleOverview): SlackMessage {
   const blocks: Block[] = [];
   if (lines.length === 0) {
     blocks.push(
@@ -68,14 +121,7 @@ export function scheduleListMessage(
       ),
     );
   } else {
-    const rows = lines.map(({ spec, next, lastRun }) => {
-      const where = spec.channel.startsWith('#') ? escapeMrkdwn(spec.channel) : `<#${spec.channel}>`;
-      const source = spec.source === 'subscription' ? 'subscription' : 'report file';
-      const when = next
-        ? `next ${formatInZone(next, spec.timezone)} (${next.toISOString().slice(11, 16)} UTC)`
-        : 'no next fire';
-      return `• \`${escapeMrkdwn(spec.report)}\` → ${where} · ${timingText(spec)} · ${source}\n    ${when} · last: ${outcomeText(lastRun)}`;
-    });
+    const rows = lines.map(scheduleLineText);
     // Section text is limited: split long lists over several sections.
     let chunk: string[] = [];
     let size = 0;
@@ -91,16 +137,7 @@ export function scheduleListMessage(
     if (chunk.length > 0) blocks.push(section(chunk.join('\n')));
   }
   if (problems.length > 0) {
-    blocks.push(
-      section(
-        `:warning: *Not running (${problems.length})*\n${problems
-          .map(
-            (p) =>
-              `• \`${escapeMrkdwn(p.report)}\`${p.channel ? ` → ${escapeMrkdwn(p.channel)}` : ''}: ${escapeMrkdwn(p.message)}`,
-          )
-          .join('\n')}`,
-      ),
-    );
+    blocks.push(section(`:warning: *Not running (${problems.length})*\n${problemLines(problems)}`));
   }
   blocks.push(note('History of one report: `/pivot history <report>`.'));
   return {

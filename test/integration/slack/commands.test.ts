@@ -97,7 +97,7 @@ describe.each([
     const ok = await bot().command('subscribe daily-kpi <#C0MARKET01|marketing> at 9:30', { user: ADMIN });
     expect(await bot().waitForHook(ok.hook)).toContain('Subscribed');
     expect(bot().bot.store.subscriptions.list()).toEqual([
-      expect.objectContaining({ report: 'daily-kpi', channel: 'C0MARKET01', schedule: '30 9 * * *', createdBy: ADMIN }),
+      expect.objectContaining({ report: 'daily-kpi', channel: 'C0MARKET01', at: '09:30', createdBy: ADMIN }),
     ]);
 
     const off = await bot().command('unsubscribe daily-kpi <#C0MARKET01|marketing>', { user: ADMIN });
