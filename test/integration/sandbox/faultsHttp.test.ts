@@ -154,7 +154,13 @@ function controlOf(sandbox: RunningSandbox) {
 describe('pivotbot sandbox --faults', () => {
   it('refuses bad fault JSON or an unknown knob with a suggestion, before starting anything', async () => {
     let err = '';
-    const io = { out: () => {}, err: (s: string) => void (err += s), env: {} };
+    const io = {
+      out: () => {},
+      err: (s: string) => {
+        err += s;
+      },
+      env: {},
+    };
     expect(await main(['node', 'pivotbot', 'sandbox', '--port', '0', '--faults', '{"latency": 5}'], io)).not.toBe(0);
     expect(err).toContain('--faults: unknown fault "latency". Did you mean "latencyMs"?');
     err = '';
