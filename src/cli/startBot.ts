@@ -102,7 +102,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         new PivotCommands({
           ...base,
           slack: gateway,
-          runs: new WorkQueue(options.concurrency ?? 4),
+          runs: new WorkQueue(options.concurrency ?? 4, { maxWaiting: config.maxQueued, signal: shutdown.signal }),
           loadReports: loadDefinitions,
           settings,
         }),

@@ -23,6 +23,8 @@ export interface Config {
   timezone: string;
   admins: readonly string[];
   logLevel: string;
+  /** Slash-command runs allowed to wait for a free slot; one more is told "busy" at once. */
+  maxQueued: number;
 }
 
 export interface LoadConfigOptions {
@@ -67,6 +69,10 @@ const envSchema = z
       (v) => `"${v}" is not one of ${LOG_LEVELS.join(', ')}`,
     ),
     PIVOTBOT_ADMINS: z.string().optional(),
+    PIVOTBOT_MAX_QUEUED: optionalVar(
+      (v) => /^\d+$/.test(v) && Number(v) <= 100_000,
+      (v) => `"${v}" is not a whole number of runs (0-100000)`,
+    ),
     PIVOTBOT_REPORTS_DIR: z.string().optional(),
     PIVOTBOT_STORE: z.string().optional(),
     REPORTING_AUTH_URL: optionalVar(isHttpUrl, (v) => `"${v}" is not an http(s) URL`),
@@ -134,6 +140,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv, options: LoadConfigOptions
     timezone: env.PIVOTBOT_TIMEZONE ?? 'UTC',
     admins: splitAdmins(env.PIVOTBOT_ADMINS),
     logLevel: env.LOG_LEVEL ?? 'info',
+    maxQueued: env.PIVOTBOT_MAX_QUEUED === undefined ? 100 : Number(env.PIVOTBOT_MAX_QUEUED),
   };
 }
 

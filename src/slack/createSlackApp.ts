@@ -162,9 +162,29 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
         return;
       }
       case 'reportAction': {
-        if (recent.checkAndRemember(`act:${event.triggerId}:${event.actionId}`)) return;
+        if (recent.checkAndRemember(`act:${event.triggerId}:${event.actionId}`)) {
+          logger.info({ userId: event.userId, actionId: event.actionId }, 'repeated button click ignored');
+          return;
+        }
         const { channelId, responseUrl } = event;
-        if (!channelId || !responseUrl) return;
+        if (!channelId || !responseUrl) {
+          // Nowhere to post the result (or its errors): the clicker hears so wherever Slack allows.
+          logger.warn(
+            { userId: event.userId, actionId: event.actionId, channelId, hasResponseUrl: responseUrl !== undefined },
+            'button click without a channel or response URL: not run',
+          );
+          const note = noticeMessage(
+            'I could not tell which channel that button is in, so nothing ran; run the command again in the channel.',
+          );
+          track(
+            responseUrl
+              ? gateway.respond(responseUrl, note)
+              : channelId
+                ? gateway.ephemeral(channelId, event.userId, note)
+                : gateway.post(event.userId, note),
+          );
+          return;
+        }
         const value = parseActionValue(event.value);
         if (!value) {
           track(

@@ -27,7 +27,9 @@ describe('loadConfig', () => {
     expect(config.storePath).toBe('data/pivotbot.json');
     expect(config.timezone).toBe('UTC');
     expect(config.admins).toEqual([]);
+    expect(config.maxQueued).toBe(100);
     expect(config.slack).toBeUndefined();
+    expect(loadConfig({ PIVOTBOT_MAX_QUEUED: '0' }).maxQueued).toBe(0);
   });
 
   it('uses a remote Reporting Service when all four REPORTING_* variables are set', () => {
@@ -56,6 +58,7 @@ describe('loadConfig', () => {
     [{ PIVOTBOT_TIMEZONE: 'Mars/Olympus' }, 'PIVOTBOT_TIMEZONE: "Mars/Olympus" is not an IANA time zone'],
     [{ PIVOTBOT_ADMINS: 'U123ABC, bob' }, 'PIVOTBOT_ADMINS: "bob" is not a Slack user id'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: "loud" is not one of'],
+    [{ PIVOTBOT_MAX_QUEUED: '-1' }, 'PIVOTBOT_MAX_QUEUED: "-1" is not a whole number of runs'],
     [
       { ...remote, REPORTING_GRAPHQL_URL: 'reporting.example' },
       'REPORTING_GRAPHQL_URL: "reporting.example" is not an http(s) URL',
