@@ -15,7 +15,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { compiledSibling } from '../core/index.js';
-import type { ReportView } from '../reports/ReportView.js';
+import type { ReportView } from '../view/index.js';
 import { type RenderedChart, type ViewChartKind, type ViewChartRenderer, viewMayHaveChart } from './ChartRenderer.js';
 
 /** A render request to the chart process. */

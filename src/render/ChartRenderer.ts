@@ -11,7 +11,7 @@ import { setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { type Canvas, createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { Chart, type ChartConfiguration, registerables } from 'chart.js';
-import type { ReportView } from '../reports/ReportView.js';
+import type { ReportView } from '../view/index.js';
 import { buildChartConfig } from './buildChartConfig.js';
 import { type AnyChartConfig, type ChartSpec, PIXEL_RATIO } from './chartStyle.js';
 import { encodeOpaquePng } from './encodePng.js';

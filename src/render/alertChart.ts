@@ -4,7 +4,7 @@
  * renderer as digest charts. Built through `buildChartConfig` so it looks like every other chart.
  */
 import type { Polarity } from '../reporting/index.js';
-import type { ReportView, ViewColumn } from '../reports/ReportView.js';
+import type { ReportView, ViewColumn } from '../view/index.js';
 import { buildChartConfig } from './buildChartConfig.js';
 import type { ChartSpec } from './chartStyle.js';
 import type { FormatUnit } from './format.js';

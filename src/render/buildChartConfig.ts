@@ -5,7 +5,7 @@
  */
 import type { ChartDataset } from 'chart.js';
 import type { PivotRow } from '../reporting/index.js';
-import type { ReportView, ViewChart, ViewColumn } from '../reports/ReportView.js';
+import type { ReportView, ViewChart, ViewColumn } from '../view/index.js';
 import { groupBy, seriesValues, shortLabel, shortTitle, topGroups } from './chartData.js';
 import {
   type AnyChartConfig,

@@ -4,7 +4,7 @@
  * groups of a split. No Chart.js here, so it is tested on plain rows.
  */
 import { getMetric, type PivotRow } from '../reporting/index.js';
-import type { ViewColumn } from '../reports/ReportView.js';
+import type { ViewColumn } from '../view/index.js';
 import { toNumber } from './format.js';
 
 /** Rows grouped by one key, in first-seen order (or sorted, for time keys). */

@@ -1,6 +1,6 @@
 /** Chart sizes, the title block and legend shared by every chart kind, and the spec type a renderer takes. */
 import type { ChartConfiguration } from 'chart.js';
-import type { ReportView } from '../reports/ReportView.js';
+import type { ReportView } from '../view/index.js';
 import { MUTED_TEXT_COLOUR, TEXT_COLOUR } from './palette.js';
 
 /** Logical size of a digest chart; rendered at 2× for retina screens. Big type for phones. */

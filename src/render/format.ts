@@ -4,7 +4,7 @@
  * read as "—".
  */
 import type { CellValue, Polarity } from '../reporting/index.js';
-import type { Delta, ViewColumn } from '../reports/ReportView.js';
+import type { Delta, ViewColumn } from '../view/index.js';
 
 /** What a column holds, as far as formatting goes. */
 export type FormatUnit = ViewColumn['unit'];

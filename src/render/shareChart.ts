@@ -3,7 +3,7 @@
  * reads best as bars of its values by share; several keys as one 100 % stacked bar each.
  */
 import type { PostbackShareKey } from '../reporting/index.js';
-import type { ReportView } from '../reports/ReportView.js';
+import type { ReportView } from '../view/index.js';
 import { shortLabel } from './chartData.js';
 import {
   type AnyChartConfig,

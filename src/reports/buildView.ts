@@ -1,9 +1,9 @@
 import type { InputValue, PivotColumn, PivotRow, PostbackShareKey } from '../reporting/index.js';
+import type { ReportView, ViewChart, ViewComparison } from '../view/index.js';
 import { compareRows, compareTotals } from './comparison.js';
 import type { CompiledReport } from './compileReport.js';
 import { describeColumn } from './describeColumns.js';
 import { resolveKey } from './outputKeys.js';
-import type { ReportView, ViewChart, ViewComparison } from './ReportView.js';
 import type { ReportDefinition } from './schema.js';
 
 export interface ViewInput {

@@ -1,5 +1,5 @@
 import type { CellValue, PivotRow } from '../reporting/index.js';
-import type { Delta } from './ReportView.js';
+import type { Delta } from '../view/index.js';
 
 export interface JoinKeys {
   /** Dimension keys that identify a row. */

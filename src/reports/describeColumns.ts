@@ -1,5 +1,5 @@
 import { getDimension, getMetric, type InputValue, type PivotColumn, type PivotRow } from '../reporting/index.js';
-import type { ViewColumn } from './ReportView.js';
+import type { ViewColumn } from '../view/index.js';
 
 const ACRONYMS: Readonly<Record<string, string>> = {
   cpi: 'CPI',

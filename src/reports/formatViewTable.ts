@@ -1,5 +1,5 @@
 import type { CellValue } from '../reporting/index.js';
-import type { ReportView, ViewColumn } from './ReportView.js';
+import type { ReportView, ViewColumn } from '../view/index.js';
 
 /**
  * A report view as a plain-text table for terminals: a title line, the range, one aligned column

@@ -1,4 +1,6 @@
 // Report definitions (YAML): schema, loading with file:line errors, date ranges, compilation, comparison, and the ReportView they produce.
+
+export type * from '../view/index.js';
 export { type AlertRule, alertSchema } from './alertSchema.js';
 export { buildView, filtersText, type ViewInput } from './buildView.js';
 export { canonicalDimension, canonicalMetric, findInputField, inputFieldNames } from './canonical.js';
@@ -19,7 +21,6 @@ export {
 } from './loadReports.js';
 export { outputKeys, resolveKey } from './outputKeys.js';
 export { type ParseOptions, parseReportText, pathText } from './parseReport.js';
-export type * from './ReportView.js';
 export { parseCsvRows, readCsvRows } from './readCsvRows.js';
 export { type ReportCacheOptions, reportCache } from './reportCache.js';
 export {

@@ -12,11 +12,11 @@ import {
   validatePivot,
   type WaitOptions,
 } from '../reporting/index.js';
+import type { ReportView } from '../view/index.js';
 import { buildView } from './buildView.js';
 import { chooseMode } from './chooseMode.js';
 import { compileReport } from './compileReport.js';
 import { totalsFromRows } from './describeColumns.js';
-import type { ReportView } from './ReportView.js';
 import { readCsvRows } from './readCsvRows.js';
 import type { RangeSpec } from './resolveRange.js';
 import type { ReportDefinition } from './schema.js';

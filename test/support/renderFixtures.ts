@@ -1,6 +1,6 @@
 /** ReportView fixtures for rendering tests: built by hand, deterministic, shaped like real runs. */
 import { getMetric, type PivotRow } from '../../src/reporting/index.js';
-import type { Delta, ReportView, ViewColumn } from '../../src/reports/ReportView.js';
+import type { Delta, ReportView, ViewColumn } from '../../src/view/index.js';
 
 export function dimension(key: string, label: string, unit: 'text' | 'time' = 'text'): ViewColumn {
   return { key, kind: 'dimension', name: key, args: {}, label, unit, polarity: 'neutral' };

@@ -1,5 +1,5 @@
 /** The answer to an ad-hoc `/pivot` query: what was understood, the query echoed, headline totals, chart, table, CSV button. */
-import type { ReportView } from '../../reports/ReportView.js';
+import type { ReportView } from '../../view/index.js';
 import { fitMessage } from '../slackLimits.js';
 import { ACTION_IDS, type ReportActionValue } from './actionIds.js';
 import { type DigestOptions, fallbackText, footer, resultBlocks } from './digestMessage.js';

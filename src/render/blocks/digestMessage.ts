@@ -4,7 +4,7 @@
  * table; warnings; buttons to re-run, change the range or get the CSV.
  */
 import type { CellValue } from '../../reporting/index.js';
-import type { ReportView, ViewColumn } from '../../reports/ReportView.js';
+import type { ReportView, ViewColumn } from '../../view/index.js';
 import { formatTime, formatValue, NULL_TEXT } from '../format.js';
 import { fitMessage, SLACK_LIMITS } from '../slackLimits.js';
 import { ACTION_IDS, RANGE_BUTTONS, type ReportActionValue } from './actionIds.js';

@@ -1,5 +1,5 @@
 /** postbackShare distributions as text: each key's most common values with their shares. */
-import type { ReportView } from '../../reports/ReportView.js';
+import type { ReportView } from '../../view/index.js';
 import { formatValue } from '../format.js';
 import { sharesOf } from '../shareChart.js';
 import { SLACK_LIMITS } from '../slackLimits.js';

@@ -3,7 +3,7 @@
  * fallback), with cells formatted by unit and a Δ column for the lead metric when there is a
  * comparison.
  */
-import type { ReportView, ViewColumn } from '../../reports/ReportView.js';
+import type { ReportView, ViewColumn } from '../../view/index.js';
 import { formatDelta, formatValue } from '../format.js';
 import { SLACK_LIMITS } from '../slackLimits.js';
 import { type Align, monospaceTable } from './monospace.js';

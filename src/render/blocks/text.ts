@@ -1,6 +1,6 @@
 /** Small constructors and escaping for Block Kit text, shared by the message builders. */
 import type { Polarity } from '../../reporting/index.js';
-import type { Delta } from '../../reports/ReportView.js';
+import type { Delta } from '../../view/index.js';
 import { arrowFor, deltaTone, type FormatUnit, formatDelta, type Tone } from '../format.js';
 import type { ButtonElement, ContextBlock, MrkdwnText, PlainText } from './types.js';
 

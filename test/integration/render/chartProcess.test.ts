@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { ChartProcessRenderer, ChartRenderer } from '../../../src/render/index.js';
-import type { ReportView } from '../../../src/reports/ReportView.js';
+import type { ReportView } from '../../../src/view/index.js';
 import { shareView, stackedView, timeSeriesView, topNView } from '../../support/renderFixtures.js';
 
 /** The share of pixels whose colour differs by more than a few shades (1 for different sizes). */
