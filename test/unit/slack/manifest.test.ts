@@ -29,6 +29,13 @@ describe('manifest.yml', () => {
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
     expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_home_opened']);
-    expect(manifest.oauth_config.scopes.bot.sort()).toEqual(['chat:write', 'commands', 'files:write']);
+    expect(manifest.oauth_config.scopes.bot.sort()).toEqual([
+      'channels:history',
+      'chat:write',
+      'commands',
+      'files:write',
+      'groups:history',
+      'users:read',
+    ]);
   });
 });
