@@ -113,7 +113,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ...(options.slackRateLimits ? { rateLimits: options.slackRateLimits } : {}),
       ...(options.receiverThread !== undefined ? { receiverThread: options.receiverThread } : {}),
     });
-    closers.unshift(() => app.stop());
+    closers.unshift(async () => {
+      await app.stop();
+      // Calls still waiting for a turn under the rate limits fail now instead of after shutdown.
+      app.gateway.close();
+    });
     const deliveryDeps = { ...base, slack: app.gateway };
     void resumeJobs(deliveryDeps)
       .then((count) => count > 0 && logger.info({ count }, 'resumed unfinished async jobs'))
