@@ -20,3 +20,4 @@ export {
   UserInputError,
 } from './errors.js';
 export { createLogger, type Logger, type LoggerOptions, scrubSecrets, silentLogger } from './logger.js';
+export { CancelledError, sleep } from './sleep.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/index.js';
+import { CancelledError, type Logger, sleep } from '../core/index.js';
 import {
   type CompiledPivot,
   compileAsyncPivot,
@@ -29,7 +29,8 @@ export interface ReportingClientOptions {
   logger?: Logger;
   now?: () => Date;
   random?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits between polls and retries; must reject when `signal` aborts (the default, core's `sleep`, does). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface WaitOptions {
@@ -63,12 +64,12 @@ export class ReportingClient {
   private readonly transport: GraphQLTransport;
   private readonly now: () => Date;
   private readonly random: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: ReportingClientOptions) {
     this.now = options.now ?? (() => new Date());
     this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.sleep ?? ((ms, signal) => sleep(ms, signal, 'polling an async pivot'));
     this.tokens = new TokenCache({
       authUrl: options.authUrl,
       clientId: options.clientId,
@@ -181,8 +182,8 @@ export class ReportingClient {
       if (Date.now() + interval > deadline) {
         throw new ReportingTimeoutError(`waiting for async pivot ${pivotId} (last status ${job.status})`, timeoutMs);
       }
-      if (options.signal?.aborted) throw new ReportingTimeoutError(`waiting for async pivot ${pivotId}`, 0);
-      await this.sleep(Math.round(interval * (0.8 + 0.4 * this.random())));
+      if (options.signal?.aborted) throw new CancelledError(`waiting for async pivot ${pivotId}`);
+      await this.sleep(Math.round(interval * (0.8 + 0.4 * this.random())), options.signal);
       interval = Math.min(maxPollMs, interval * 1.5);
     }
   }

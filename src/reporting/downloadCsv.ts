@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { CancelledError } from '../core/index.js';
 import { ReportingHttpError, ReportingNetworkError, ReportingResponseError, ReportingTimeoutError } from './errors.js';
 import { parseCsv } from './parseCsv.js';
 
@@ -37,14 +38,18 @@ export async function downloadCsv(url: string, path: string, options: DownloadCs
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) controller.abort();
   const where = `GET ${safePath(url)}`;
+  // Stopped by the caller (shutdown) or by our own timeout: two different errors.
+  const stopped = () =>
+    options.signal?.aborted ? new CancelledError(where) : new ReportingTimeoutError(where, timeoutMs);
   const temporary = `${path}.part`;
   try {
     let response: Response;
     try {
       response = await (options.fetch ?? fetch)(url, { signal: controller.signal });
     } catch (error) {
-      if (controller.signal.aborted) throw new ReportingTimeoutError(where, timeoutMs);
+      if (controller.signal.aborted) throw stopped();
       throw new ReportingNetworkError(where, error);
     }
     if (!response.ok || !response.body) {
@@ -63,7 +68,7 @@ export async function downloadCsv(url: string, path: string, options: DownloadCs
     } catch (error) {
       await rm(temporary, { force: true });
       if (error instanceof ReportingResponseError) throw error;
-      if (controller.signal.aborted) throw new ReportingTimeoutError(where, timeoutMs);
+      if (controller.signal.aborted) throw stopped();
       throw new ReportingNetworkError(where, error);
     }
     inspector.assertComplete(where);

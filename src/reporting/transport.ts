@@ -1,5 +1,5 @@
 import { ClientError, GraphQLClient } from 'graphql-request';
-import type { Logger } from '../core/index.js';
+import { CancelledError, type Logger, sleep } from '../core/index.js';
 import {
   ReportingError,
   ReportingGraphQLError,
@@ -20,7 +20,8 @@ export interface TransportOptions {
   timeoutMs?: number;
   retry?: RetryPolicy;
   random?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits between retries; must reject when `signal` aborts (the default, core's `sleep`, does). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   logger?: Logger;
 }
 
@@ -42,7 +43,7 @@ export class GraphQLTransport {
   private readonly client: GraphQLClient;
   private readonly policy: RetryPolicy;
   private readonly random: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: TransportOptions) {
     this.client = new GraphQLClient(options.graphqlUrl, {
@@ -51,7 +52,7 @@ export class GraphQLTransport {
     });
     this.policy = options.retry ?? DEFAULT_RETRY_POLICY;
     this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.sleep ?? ((ms, signal) => sleep(ms, signal, 'retry backoff'));
   }
 
   /** Runs `document` and returns its `data`; throws a `ReportingError` on any failure. */
@@ -66,7 +67,8 @@ export class GraphQLTransport {
           { operation: options.operation, attempt: attempt + 1, delayMs: action.delayMs, err: error },
           'reporting call failed; retrying',
         );
-        await this.sleep(action.delayMs);
+        // Shutdown does not wait for a backoff: the wait rejects with CancelledError.
+        await this.sleep(action.delayMs, options.signal);
       }
     }
   }
@@ -96,6 +98,8 @@ export class GraphQLTransport {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const onAbort = () => controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    // A signal aborted before this attempt fires no event: abort at once instead of waiting the timeout.
+    if (options.signal?.aborted) controller.abort();
     const where = `POST ${new URL(this.options.graphqlUrl).pathname}`;
     try {
       const response = await this.client.rawRequest<T>({
@@ -111,7 +115,8 @@ export class GraphQLTransport {
     } catch (error) {
       if (error instanceof ReportingError) throw error;
       if (controller.signal.aborted) {
-        if (options.signal?.aborted) throw new ReportingTimeoutError(`${where} (${options.operation}) cancelled`, 0);
+        // Cancelled is no timeout: callers that fall back to an async job on a timeout must not on shutdown.
+        if (options.signal?.aborted) throw new CancelledError(`${where} (${options.operation})`);
         throw new ReportingTimeoutError(`${where} (${options.operation})`, timeoutMs);
       }
       throw toReportingError(error, where, options.operation, this.options.graphqlUrl);

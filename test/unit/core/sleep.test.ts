@@ -1,0 +1,26 @@
+import { CancelledError, sleep } from '../../../src/core/index.js';
+
+describe('sleep', () => {
+  it('resolves after the time when nothing aborts it', async () => {
+    const started = Date.now();
+    await sleep(30, new AbortController().signal);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+  });
+
+  it('rejects promptly with CancelledError when its signal aborts during the wait', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const waiting = sleep(60_000, controller.signal, 'polling job 7');
+    setTimeout(() => controller.abort(), 20);
+    const error = await waiting.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(error).toMatchObject({ code: 'CANCELLED', message: 'polling job 7 cancelled', retryable: true });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('rejects at once when the signal has already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(sleep(60_000, controller.signal)).rejects.toBeInstanceOf(CancelledError);
+  });
+});
