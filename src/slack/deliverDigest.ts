@@ -7,7 +7,8 @@
 import { describeFailure, UserInputError } from '../core/index.js';
 import { digestFailureMessage, lateNote } from '../render/index.js';
 import { findReport, type LoadedReports } from '../reports/index.js';
-import type { GiveUp, SlotRun } from '../scheduler/index.js';
+import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
+import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
 import { type DeliveryDeps, runAndDeliver } from './deliverRun.js';
 import type { HistoryMessage, MessageMetadata } from './SlackGateway.js';
 
@@ -52,11 +53,14 @@ export function findDigestPost(
 /**
  * Delivers one claimed slot. A retry of a slot (attempt > 1: an earlier attempt failed, or died
  * with its process) first reads the channel's recent history: a post carrying this slot's
- * metadata means the digest went out, and its ts is returned without posting again.
+ * metadata means the digest went out, and its ts is returned without posting again. A schedule
+ * with `waitForData` whose range ends at or just before now first compares the range's metric
+ * with the same span a week earlier: below its share it answers `{ waitMs }` (the scheduler calls
+ * again later, the slot still claimed) until the wait is spent, then posts with a notice.
  *
  * @example scheduler = createScheduler({ runSlot: (run) => deliverDigest(run, deps), … });
  */
-export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<{ messageTs?: string }> {
+export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<SlotResult> {
   const slack = deps.slack;
   const { spec, slot } = run;
   const where = { report: spec.report, channel: spec.channel, slot: slot.toISOString(), attempt: run.attempt };
@@ -80,13 +84,33 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<{ m
   if (!report.definition.schedule && spec.source === 'report') {
     throw new UserInputError('REPORT_NOT_SCHEDULED', `report ${spec.report} no longer has a schedule`);
   }
+  const notices: string[] = [];
+  if (spec.waitForData) {
+    const rule = spec.waitForData;
+    const plan = dataCheckPlan(report.definition, rule, {
+      asOf: slot,
+      now: deps.clock(),
+      defaultTimeZone: deps.defaultTimeZone,
+    });
+    if (plan) {
+      const measured = await measureData(plan, deps.client, run.signal);
+      const decision = dataWaitAction({ ...measured, waitedMs: run.waitedMs }, rule);
+      deps.logger.info({ ...where, ...measured, waitedMs: run.waitedMs, decision: decision.action }, 'data check');
+      if (decision.action === 'wait') return { waitMs: decision.waitMs };
+      if (!decision.complete) notices.push(incompleteDataNotice(plan, decision.share, run.waitedMs));
+    }
+  }
   const late = run.late ? lateNote(slot, deps.clock(), spec.timezone) : undefined;
   const delivered = await runAndDeliver(
     {
       report,
       asOf: slot,
       csv: report.definition.deliver?.csv !== false,
-      post: { metadata: digestMetadata(run), ...(late ? { lateNote: late } : {}) },
+      post: {
+        metadata: digestMetadata(run),
+        ...(late ? { lateNote: late } : {}),
+        ...(notices.length > 0 ? { notices } : {}),
+      },
     },
     { channel: spec.channel, user: 'pivotbot-scheduler' },
     { ...deps, signal: run.signal },

@@ -1,0 +1,96 @@
+/**
+ * `schedule.waitForData` end to end, against the sandbox with its clock set to 01:10 UTC today:
+ * its data ends at 01:00, so today's impressions are a small share of the same day a week earlier,
+ * while yesterday is complete. A seconds-cron digest of `today` waits (re-checks after its short
+ * `wait`) and then posts with the "Data may be incomplete" line; a digest of `yesterday` posts at
+ * once, without it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BotHarness } from '../../support/botHarness.js';
+import { writeReports } from '../../support/scheduledReports.js';
+import type { StoredMessage } from '../../support/slackTestServer.js';
+
+const CHANNEL = 'C0GENERAL1';
+const WAIT_S = 4;
+
+const report = (title: string, range: string) => `title: ${title}
+query:
+  dimensions: [appPlatform]
+  metrics: [impressions, spend]
+  range: ${range}
+present:
+  headline: [impressions, spend]
+mode: sync
+schedule:
+  cron: "*/10 * * * * *"
+  timezone: UTC
+  retry: { attempts: 2, backoff: 1s }
+  waitForData: { metric: impressions, minShare: 0.5, wait: ${WAIT_S}s }
+deliver:
+  channels: ["${CHANNEL}"]
+  csv: false
+`;
+
+const digestsOf = (messages: readonly StoredMessage[], id: string) =>
+  messages.filter(
+    (m) => m.metadata?.event_type === 'pivotbot_digest' && m.metadata.event_payload.report === id && !m.threadTs,
+  );
+const slotMs = (m: StoredMessage) => Date.parse(String(m.metadata?.event_payload.slot));
+const postedMs = (m: StoredMessage) => Number(m.ts) * 1000;
+
+describe('waiting for late data', () => {
+  const harness = new BotHarness();
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-wait-'));
+    const reports = await writeReports(dir, {
+      'today-so-far': report('Today so far', 'today'),
+      'yesterday-done': report('Yesterday', 'yesterday'),
+    });
+    const today = new Date();
+    today.setUTCHours(1, 10, 0, 0);
+    await harness.start({ env: { PIVOTBOT_REPORTS_DIR: reports }, now: today });
+  }, 60_000);
+
+  afterAll(async () => {
+    await harness.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('waits for a short range, then posts it marked incomplete; posts a complete one at once', async () => {
+    const slack = harness.slack;
+    await slack.waitFor(
+      () =>
+        digestsOf(slack.messages, 'today-so-far').length >= 1 &&
+        digestsOf(slack.messages, 'yesterday-done').length >= 1,
+      40_000,
+      'both digests',
+    );
+    const [short] = digestsOf(slack.messages, 'today-so-far') as [StoredMessage];
+    const blocks = JSON.stringify(short.blocks);
+    expect(blocks).toMatch(
+      /Data may be incomplete: impressions is \d+% of the same period last week \(\w{3} \d+ \w{3} \d{4}\) after waiting 4s for it\./,
+    );
+    // It waited (and checked again) before posting.
+    expect(postedMs(short) - slotMs(short)).toBeGreaterThanOrEqual(WAIT_S * 1000);
+    const key = `digest:today-so-far:${CHANNEL}:${new Date(slotMs(short)).toISOString()}`;
+    // The run is recorded right after the post.
+    await slack.waitFor(
+      () => harness.bot.store.runs.findByIdempotencyKey(key)?.status !== 'running',
+      5_000,
+      'the run record',
+    );
+    expect(harness.bot.store.runs.findByIdempotencyKey(key)).toMatchObject({
+      status: 'succeeded',
+      attempt: 1,
+      messageTs: short.ts,
+    });
+
+    const [complete] = digestsOf(slack.messages, 'yesterday-done') as [StoredMessage];
+    expect(JSON.stringify(complete.blocks)).not.toContain('Data may be incomplete');
+    expect(postedMs(complete) - slotMs(complete)).toBeLessThan(WAIT_S * 1000);
+  }, 60_000);
+});
