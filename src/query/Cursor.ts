@@ -4,8 +4,12 @@ import type { Token } from './tokenize.js';
 /** Walks the tokens of a query for the parser; every error it makes points at a token. */
 export class Cursor {
   private index = 0;
+  /** Lower-cased word texts, once per token: the parser asks for them many times per word. */
+  private readonly words: readonly string[];
 
-  constructor(private readonly tokens: readonly Token[]) {}
+  constructor(private readonly tokens: readonly Token[]) {
+    this.words = tokens.map((t) => (t.kind === 'word' ? t.text.toLowerCase() : ''));
+  }
 
   peek(ahead = 0): Token {
     return this.tokens[Math.min(this.index + ahead, this.tokens.length - 1)] as Token;
@@ -13,8 +17,7 @@ export class Cursor {
 
   /** The lower-cased text of a word `ahead` tokens on, or '' when it is not a word. */
   peekWord(ahead = 0): string {
-    const t = this.peek(ahead);
-    return t.kind === 'word' ? t.text.toLowerCase() : '';
+    return this.words[Math.min(this.index + ahead, this.tokens.length - 1)] ?? '';
   }
 
   next(): Token {

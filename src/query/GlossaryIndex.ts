@@ -43,7 +43,8 @@ export class GlossaryIndex {
 
   /** The term a word or phrase means, in any case. */
   lookup(word: string): GlossaryTerm | undefined {
-    return this.byWord.get(normal(word));
+    // Most words come lower-cased from the parser already: the direct hit skips normalising.
+    return this.byWord.get(word) ?? this.byWord.get(normal(word));
   }
 
   /**
@@ -51,12 +52,17 @@ export class GlossaryIndex {
    * instead, or undefined when none starts there.
    */
   phraseAt(words: readonly string[]): { length: number; word: string } | undefined {
-    if (!this.firstWords.has(words[0] ?? '')) return undefined;
+    if (!this.startsPhrase(words[0] ?? '')) return undefined;
     for (let n = Math.min(MAX_PHRASE_WORDS, words.length); n >= 2; n--) {
       const word = this.phrases.get(words.slice(0, n).join(' '));
       if (word !== undefined) return { length: n, word };
     }
     return undefined;
+  }
+
+  /** True when some phrase starts with this (lower-case) word. */
+  startsPhrase(word: string): boolean {
+    return this.firstWords.has(word);
   }
 
   /**
@@ -70,20 +76,21 @@ export class GlossaryIndex {
 
   /** `suggest`, with the edit distance of the closest spelling (Infinity when found by description). */
   suggestScored(word: string, kind: 'metric' | 'dimension'): { names: string[]; distance: number } {
-    const targets = new Map<string, string[]>();
-    const add = (candidate: string, names: readonly string[]) =>
-      targets.set(candidate.toLowerCase(), [...(targets.get(candidate.toLowerCase()) ?? []), ...names]);
+    const targets = this.targetsOf(kind);
     const fields = kind === 'metric' ? METRICS : DIMENSIONS;
-    for (const f of fields) add(f.name, [f.name]);
-    for (const term of this.terms) {
-      const names = namesOf(term, kind);
-      if (names.length > 0) for (const w of term.words) add(w, names);
-    }
     const out: string[] = [];
     const push = (names: readonly string[]) => {
       for (const name of names) if (!out.includes(name)) out.push(name);
     };
-    const spelled = suggest(word, targets.keys(), 8);
+    // Only candidates near in length can be near in spelling (or start with the word): skip the rest
+    // before `suggest` measures them.
+    const needle = word.toLowerCase();
+    const reach = Math.floor(needle.length * 0.4) + 1;
+    const near: string[] = [];
+    for (const candidate of targets.keys())
+      if (Math.abs(candidate.length - needle.length) <= reach || (needle.length >= 3 && candidate.startsWith(needle)))
+        near.push(candidate);
+    const spelled = suggest(word, near, 8);
     for (const candidate of spelled) push(targets.get(candidate) ?? []);
     const distance = spelled[0] === undefined ? Number.POSITIVE_INFINITY : editDistance(word.toLowerCase(), spelled[0]);
     if (out.length === 0 && word.length >= 4) {
@@ -93,6 +100,25 @@ export class GlossaryIndex {
       for (const term of this.terms) if (pattern.test(term.description)) push(namesOf(term, kind));
     }
     return { names: out.slice(0, 3), distance };
+  }
+
+  private readonly targets = new Map<'metric' | 'dimension', Map<string, string[]>>();
+
+  /** Every word and catalog name of a kind (lower case) → the catalog fields it means; built once. */
+  private targetsOf(kind: 'metric' | 'dimension'): ReadonlyMap<string, string[]> {
+    let targets = this.targets.get(kind);
+    if (targets) return targets;
+    const built = new Map<string, string[]>();
+    const add = (candidate: string, names: readonly string[]) =>
+      built.set(candidate.toLowerCase(), [...(built.get(candidate.toLowerCase()) ?? []), ...names]);
+    for (const f of kind === 'metric' ? METRICS : DIMENSIONS) add(f.name, [f.name]);
+    for (const term of this.terms) {
+      const names = namesOf(term, kind);
+      if (names.length > 0) for (const w of term.words) add(w, names);
+    }
+    targets = built;
+    this.targets.set(kind, targets);
+    return targets;
   }
 
   private addPhrase(phrase: string, word: string): void {

@@ -2,6 +2,7 @@ import { isTimeZone, type RangeSpec, wallClock } from '../reports/index.js';
 import type { Located } from './ast.js';
 
 const DAY_MS = 86_400_000;
+const COMPUTED = /^(quarter_to_date|year_to_date|last_quarter|since:)/;
 
 /**
  * The range words the report definitions do not have (`quarter_to_date`, `year_to_date`,
@@ -13,7 +14,7 @@ const DAY_MS = 86_400_000;
  */
 export function concrete(range: Located<RangeSpec>, zone: string, now: Date): RangeSpec {
   const spec = range.value;
-  if (typeof spec !== 'string' || !isTimeZone(zone)) return spec;
+  if (typeof spec !== 'string' || !COMPUTED.test(spec) || !isTimeZone(zone)) return spec;
   const today = new Date(wallClock(now.getTime(), zone));
   const year = today.getUTCFullYear();
   const quarterMonth = Math.floor(today.getUTCMonth() / 3) * 3;

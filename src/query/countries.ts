@@ -75,8 +75,8 @@ export const COUNTRY_NAMES: readonly string[] = [...BY_NAME.keys()];
  * @example countryCodeOf('Brazil') // 'BR'; countryCodeOf('br') // 'BR'; countryCodeOf('Narnia') // undefined
  */
 export function countryCodeOf(text: string): string | undefined {
-  const lower = text.trim().toLowerCase().replace(/\s+/g, ' ');
-  const named = BY_NAME.get(lower);
+  const lower = text.toLowerCase();
+  const named = BY_NAME.get(lower) ?? BY_NAME.get(lower.trim().replace(/\s+/g, ' '));
   if (named) return named;
   // Any two letters are a code: a real account has countries this table does not name.
   return /^[a-z]{2}$/.test(lower) ? lower.toUpperCase() : undefined;
@@ -84,5 +84,6 @@ export function countryCodeOf(text: string): string | undefined {
 
 /** True when the text is a country name of the table (not a bare code). */
 export function isCountryName(text: string): boolean {
-  return BY_NAME.has(text.trim().toLowerCase().replace(/\s+/g, ' '));
+  const lower = text.toLowerCase();
+  return BY_NAME.has(lower) || BY_NAME.has(lower.trim().replace(/\s+/g, ' '));
 }

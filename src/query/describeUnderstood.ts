@@ -27,12 +27,16 @@ export function describeUnderstood(definition: ReportDefinition, defaultTimeZone
     `${q.metrics.map(fieldText).join(', ')}${q.dimensions.length > 0 ? ` by ${q.dimensions.map(fieldText).join(', ')}` : ''}`,
     range,
   ];
-  const where = Object.entries(q.filter ?? {}).flatMap(([field, value]) => conditionTexts(field, value));
-  if (where.length > 0) parts.push(`where ${where.join(' and ')}`);
-  const having = Object.entries(q.cleanup ?? {}).flatMap(([field, ops]) =>
-    Object.entries(ops ?? {}).map(([op, v]) => `${field} ${THRESHOLDS[op] ?? op} ${v}`),
-  );
-  if (having.length > 0) parts.push(`having ${having.join(' and ')}`);
+  if (q.filter) {
+    const where = Object.entries(q.filter).flatMap(([field, value]) => conditionTexts(field, value));
+    if (where.length > 0) parts.push(`where ${where.join(' and ')}`);
+  }
+  if (q.cleanup) {
+    const having = Object.entries(q.cleanup).flatMap(([field, ops]) =>
+      Object.entries(ops ?? {}).map(([op, v]) => `${field} ${THRESHOLDS[op] ?? op} ${v}`),
+    );
+    if (having.length > 0) parts.push(`having ${having.join(' and ')}`);
+  }
   const p = definition.present;
   const sort = typeof p.sort === 'string' ? { by: p.sort.replace(/^[-+]/, ''), order: 'desc' } : p.sort;
   if (p.top !== undefined)
@@ -47,6 +51,7 @@ export function describeUnderstood(definition: ReportDefinition, defaultTimeZone
 /** `installs(attrTouch=CLICK) as clickInstalls`, `date:daily`, `countryCode`. */
 export function fieldText(field: FieldSpec): string {
   if (typeof field === 'string') return field;
+  if (!field.args && !field.as) return field.name;
   const { granularity, ...rest } = field.args ?? {};
   const args = Object.entries(rest).map(([k, v]) => `${k}=${String(v)}`);
   const gran = field.name === 'date' && typeof granularity === 'string' ? `:${granularity.toLowerCase()}` : '';

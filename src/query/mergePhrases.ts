@@ -6,7 +6,7 @@ export function mergePhrases(tokens: Token[], glossary: GlossaryIndex): Token[] 
   const out: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
-    if (t.kind === 'word') {
+    if (t.kind === 'word' && glossary.startsPhrase(t.text.toLowerCase())) {
       const words: string[] = [];
       for (let j = i; j < tokens.length && j < i + 5 && tokens[j]?.kind === 'word'; j++)
         words.push((tokens[j] as Token).text.toLowerCase());

@@ -86,7 +86,7 @@ export const PERIOD_OVER_PERIOD: Readonly<Record<string, { compare: Compare; ran
 const SAME = 'same_period_last_week';
 const PREV = 'previous_period';
 /** What may follow "vs": `#` is a number. Longest match wins. */
-const COMPARE_PATTERNS: ReadonlyArray<readonly [string, Compare]> = [
+const COMPARE_PHRASES: ReadonlyArray<readonly [string, Compare]> = [
   ['previous period', PREV],
   ['prior period', PREV],
   ['previous_period', PREV],
@@ -116,12 +116,13 @@ const COMPARE_PATTERNS: ReadonlyArray<readonly [string, Compare]> = [
   ['last # days', PREV],
 ];
 
+const COMPARE_PATTERNS = COMPARE_PHRASES.map(([phrase, value]) => [phrase.split(' '), value] as const);
+
 /** After `vs` / `versus` / `compare` / `compared to`: which comparison. */
 export function parseCompare(c: Cursor, start: Token): Located<Compare> {
   while (c.peekWord() === 'the') c.next();
   let best: { length: number; value: Compare } | undefined;
-  for (const [pattern, value] of COMPARE_PATTERNS) {
-    const words = pattern.split(' ');
+  for (const [words, value] of COMPARE_PATTERNS) {
     const matches = words.every((w, i) =>
       w === '#' ? c.peek(i).kind === 'number' : c.peekWord(i) === w || (w === 'days' && c.peekWord(i) === 'day'),
     );

@@ -46,15 +46,41 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   sixty: 60,
   ninety: 90,
 };
+/** Every word a range can start with, besides `last_…`, `L7D` and dates. */
+const STARTS = new Set([
+  'today',
+  'yesterday',
+  'this_week',
+  'last_week',
+  'month_to_date',
+  'last_month',
+  ...Object.keys(SHORT),
+  'last',
+  'past',
+  'previous',
+  'prior',
+  'this',
+  'from',
+  'on',
+  'since',
+  'month',
+  'week',
+  'quarter',
+  'year',
+]);
 /** Words that say "the last …": `past 7 days`, `previous week`. */
 const LAST = new Set(['last', 'past', 'previous', 'prior']);
 const PERIODS = new Set(['week', 'month', 'quarter']);
 
 /** True when the cursor stands at the start of a range (`yesterday`, `last 7 days`, `MTD`, `2026-11-01`…). */
 export function atRange(c: Cursor): boolean {
+  const w = c.peekWord();
+  if (w === '') return false;
+  // Most words start no range: a cheap first test keeps the parser fast (it asks at every word).
+  const first = w.charCodeAt(0);
+  const digit = first >= 48 && first <= 57;
+  if (!digit && !STARTS.has(w) && !w.startsWith('last_') && !(first === 108 && LNDAYS.test(w))) return false;
   const t = c.peek();
-  if (t.kind !== 'word') return false;
-  const w = t.text.toLowerCase();
   const next = c.peekWord(1);
   if (NAMED.test(w) || SHORT[w] !== undefined || LNDAYS.test(w) || DATE.test(t.text)) return true;
   if (w === 'last' || w === 'this' || w === 'from') return true;
