@@ -73,19 +73,32 @@ describe.each([
     expect(text(posts()[before]?.args.blocks)).toContain('conversion_value');
   });
 
-  it('lists the open incidents of the store, and says so when there are none', async () => {
+  it('lists the open incidents of the store, and never calls unevaluated rules all clear', async () => {
     const none = await bot().command('alerts');
-    expect(await bot().waitForHook(none.hook)).toContain('No open alert incidents');
+    const empty = await bot().waitForHook(none.hook);
+    // reports/ has rules but nothing evaluated them yet: no green check, each rule named as such.
+    expect(empty).toContain('No rule has been evaluated yet');
+    expect(empty).not.toContain('white_check_mark');
+    expect(empty).toContain('cpi-too-high');
+    expect(empty).toContain('not evaluated yet');
     const { incident } = await bot().bot.store.incidents.open({
       ruleId: 'cpi-spike',
       entityKey: 'country=BR',
       channel: 'C0ALERTS01',
       value: 4.25,
     });
+    await bot().bot.store.incidents.save({ ...incident, lastValue: 4.25, threadTs: '1700000000.000100' });
     const open = await bot().command('alerts');
     const answer = await bot().waitForHook(open.hook);
-    expect(answer).not.toContain('No open alert incidents');
-    for (const shown of ['cpi-spike', 'country=BR', '<#C0ALERTS01>', '4.25']) expect(answer).toContain(shown);
+    expect(answer).toContain('1 open incident');
+    for (const shown of [
+      'cpi-spike',
+      'country=BR',
+      '4.25',
+      'https://slack.com/archives/C0ALERTS01/p1700000000000100',
+    ]) {
+      expect(answer).toContain(shown);
+    }
     await bot().bot.store.incidents.update(incident.id, { state: 'resolved' });
   });
 
@@ -152,6 +165,9 @@ describe.each([
     await bot().slack.waitFor(() => bot().slack.callsTo('views.publish').length > 0, 10_000, 'views.publish');
     const view = bot().slack.callsTo('views.publish')[0]?.args.view;
     expect(text(view)).toContain('Reports (6)');
-    expect(text(view)).toContain('Open incidents');
+    expect(text(view)).toContain('Alerts');
+    // The same summary as /pivot alerts: rules nobody evaluated are not an all-clear.
+    expect(text(view)).not.toContain('Nothing open');
+    expect(text(view)).toMatch(/not evaluated yet|open incident/);
   });
 });
