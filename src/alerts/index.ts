@@ -28,6 +28,11 @@ export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incide
 export { anomalyDirection } from './judge.js';
 export { type Observation, observeEntities, type PeriodRows, ruleMetricKey, TOTAL_KEY } from './observeEntities.js';
 export {
+  type RuleEvaluationInput,
+  type RuleEvaluationResult,
+  runRuleEvaluation,
+} from './runRuleEvaluation.js';
+export {
   type AlertsSummary,
   type OpenIncident,
   type RuleStatus,

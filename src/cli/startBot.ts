@@ -9,9 +9,10 @@ import {
   type ViewChartRenderer,
 } from '../render/index.js';
 import { reportCache } from '../reports/index.js';
-import { createScheduler, listSchedules, type Scheduler } from '../scheduler/index.js';
+import { createScheduler, listAlertSchedules, listSchedules, type Scheduler } from '../scheduler/index.js';
 import {
   deliverDigest,
+  evaluateAlertSlot,
   PivotCommands,
   postDigestFailure,
   type RateLimitSettings,
@@ -126,11 +127,21 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // Digests wait behind interactive answers at Slack's rate limits (the scheduled lane).
     const digestDeps = { ...base, slack: app.gateway.withLane('scheduled'), loadReports: loadDefinitions };
     const scheduler = createScheduler({
-      listSchedules: async () =>
-        listSchedules(await loadDefinitions(), store.subscriptions.list(), { timezone: config.timezone }),
+      // Digests and alert evaluations share one scheduler: the same claims, catch-up, retries and pool.
+      listSchedules: async () => {
+        const loaded = await loadDefinitions();
+        const digests = listSchedules(loaded, store.subscriptions.list(), { timezone: config.timezone });
+        const alerts = listAlertSchedules(loaded, { timezone: config.timezone });
+        return {
+          schedules: [...digests.schedules, ...alerts.schedules],
+          problems: [...digests.problems, ...alerts.problems],
+        };
+      },
       store,
-      runSlot: (run) => deliverDigest(run, digestDeps),
-      onGiveUp: (giveUp) => postDigestFailure(giveUp, digestDeps),
+      runSlot: (run) =>
+        run.spec.kind === 'alert' ? evaluateAlertSlot(run, digestDeps) : deliverDigest(run, digestDeps),
+      // A rule whose evaluations keep failing shows as not run lately in /pivot alerts; the log has why.
+      onGiveUp: (giveUp) => (giveUp.spec.kind === 'alert' ? undefined : postDigestFailure(giveUp, digestDeps)),
       clock,
       logger,
       ...options.scheduler,

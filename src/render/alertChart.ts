@@ -33,6 +33,22 @@ export interface AlertChartInput {
  * @example alertChartSpec({ title: 'CPI above target', metric, points: incident.values, threshold: 6, timezone: 'UTC' })
  */
 export function alertChartSpec(input: AlertChartInput): ChartSpec | null {
+  const view = alertChartView(input);
+  if (!view) return null;
+  const points = input.points.filter((p) => p.value !== null);
+  const spec = buildChartConfig(view);
+  if (!spec) return null;
+  return finishAlertChart(spec, input, points);
+}
+
+/**
+ * The chart as a one-line view, for a renderer that draws views (the bot's chart process): it
+ * draws the metric and the threshold (for anomaly rules the edge that was crossed, not the band's
+ * other edge, which only `alertChartSpec` adds). Null with fewer than two values.
+ *
+ * @example const png = await charts.renderView(alertChartView(input))
+ */
+export function alertChartView(input: AlertChartInput): ReportView | null {
   const points = input.points.filter((p) => p.value !== null);
   if (points.length < 2) return null;
   const time: ViewColumn = {
@@ -77,8 +93,14 @@ export function alertChartSpec(input: AlertChartInput): ChartSpec | null {
           }),
     },
   };
-  const spec = buildChartConfig(view);
-  if (!spec) return null;
+  return view;
+}
+
+function finishAlertChart(
+  spec: ChartSpec,
+  input: AlertChartInput,
+  points: ReadonlyArray<{ at: string; value: number | null }>,
+): ChartSpec {
   if (input.band) {
     const threshold = spec.config.data.datasets.find((d) => d.label?.startsWith('expected'));
     spec.config.data.datasets.push({

@@ -1,11 +1,19 @@
-/** One schedule: a report posted to one channel on a cron (or `at` + `days`) in an IANA zone. */
+/**
+ * One schedule: a report posted to one channel on a cron (or `at` + `days`) in an IANA zone, or
+ * (`kind: 'alert'`) one alert rule evaluated on its own `check` or its report's schedule.
+ */
 export interface ScheduleSpec {
+  /** `digest` when absent: digests and alert evaluations share the scheduler, its claims and catch-up. */
+  kind?: 'digest' | 'alert';
+  /** The rule id, for `kind: 'alert'`. */
+  rule?: string;
   /**
    * Stable identity of the schedule's bookkeeping (its last fire): source, report, channel and the
    * timing as written, so an edited time is a new schedule that does not post its past.
    */
   id: string;
   report: string;
+  /** Digests: where they are posted. Alerts: the first channel of the report (threads go to each). */
   channel: string;
   source: 'report' | 'subscription';
   /** Set when `source` is `subscription`. */
@@ -46,6 +54,8 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, backoffMs: 2 * 60_000 }
 export interface ScheduleProblem {
   source: 'report' | 'subscription';
   report: string;
+  /** Set for an alert rule that cannot be evaluated. */
+  rule?: string;
   channel?: string;
   subscriptionId?: string;
   message: string;

@@ -3,7 +3,7 @@ import type { Run, RunsRepository, SchedulesRepository } from '../store/index.js
 import { nextFires } from './fireTimes.js';
 import { type CatchUpOptions, planCatchUp } from './planCatchUp.js';
 import { retryAction } from './retryAction.js';
-import { parseRunKey, runKey } from './runKey.js';
+import { parseAlertRunKey, parseRunKey, specRunKey, specRunKeyPrefix } from './runKey.js';
 import type { ScheduleList, ScheduleProblem, ScheduleSpec } from './ScheduleSpec.js';
 import { createSlotPool } from './slotPool.js';
 
@@ -282,7 +282,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     return {
       report: spec.report,
       trigger,
-      idempotencyKey: runKey(spec.report, spec.channel, slot),
+      idempotencyKey: specRunKey(spec, slot),
       scheduledFor: slot.toISOString(),
       channel: spec.channel,
       ...(spec.subscriptionId === undefined ? {} : { subscriptionId: spec.subscriptionId }),
@@ -350,7 +350,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     if (stopping) return 'stopped';
     let run = held;
     if (!run) {
-      const key = runKey(spec.report, spec.channel, slot);
+      const key = specRunKey(spec, slot);
       try {
         const claim = await store.runs.start(newRun(spec, slot, late ? 'catch-up' : 'schedule'));
         // Running elsewhere (the same channel subscribed at the same instant), succeeded or skipped.
@@ -456,7 +456,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     async start() {
       startedAt = clock().getTime();
       for (const run of store.runs.listUnfinished()) {
-        if (run.trigger === 'manual' || parseRunKey(run.idempotencyKey) === undefined) continue;
+        if (run.trigger === 'manual') continue;
+        if (parseRunKey(run.idempotencyKey) === undefined && parseAlertRunKey(run.idempotencyKey) === undefined)
+          continue;
         // A slot claimed by a process that died: marked failed, so the next claim of its key
         // starts a new attempt (told attempt > 1, the delivery checks the channel first).
         await record(() => store.runs.finish(run.id, { status: 'failed', error: interrupted() }));
@@ -509,7 +511,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       const now = clock();
       return specs.map((spec) => {
         const next = safeNext(spec, now, 1)[0];
-        const prefix = `digest:${spec.report}:${spec.channel}:`;
+        const prefix = specRunKeyPrefix(spec);
         const lastRun = store.runs.listByReport(spec.report, 200).find((r) => r.idempotencyKey.startsWith(prefix));
         return { spec, ...(next ? { next } : {}), ...(lastRun ? { lastRun } : {}) };
       });

@@ -1,4 +1,4 @@
-// Scheduled digests: when each schedule fires (time zones, DST), which missed slots are caught up, run keys, retries, and the driver that claims and runs slots.
+// Scheduled digests and alert evaluations: when each schedule fires (time zones, DST), which missed slots are caught up, run keys, retries, and the driver that claims and runs slots.
 
 export {
   createScheduler,
@@ -12,10 +12,10 @@ export {
 export { DATA_CHECK_EVERY_MS, type DataWaitDecision, dataWaitAction } from './dataWaitAction.js';
 export { durationMs, formatDuration } from './durations.js';
 export { fireInstants, firesBetween, nextFires, specCron } from './fireTimes.js';
-export { listSchedules, type ScheduleDefaults } from './listSchedules.js';
+export { listAlertSchedules, listSchedules, type ScheduleDefaults } from './listSchedules.js';
 export { type CatchUpOptions, type CatchUpPlan, ON_TIME_MS, planCatchUp } from './planCatchUp.js';
 export { type RetryDecision, retryAction } from './retryAction.js';
-export { parseRunKey, runKey } from './runKey.js';
+export { alertRunKey, parseAlertRunKey, parseRunKey, runKey, specRunKey, specRunKeyPrefix } from './runKey.js';
 export {
   type Day,
   DEFAULT_CATCH_UP_MS,

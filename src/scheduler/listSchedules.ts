@@ -98,6 +98,52 @@ export function listSchedules(
   return { schedules, problems };
 }
 
+/**
+ * One schedule per alert rule: its own `check` (cron, zone: the check's, else the report's), else
+ * its report's schedule. Threads go to the report's `deliver.channels` (the spec's channel is the
+ * first). A rule with neither a check nor a report schedule, or a report with no channel to open
+ * threads in, is a problem ("not evaluated"), never silently skipped.
+ *
+ * @example listAlertSchedules(await loadReports(dir, { now }), { timezone: 'UTC' })
+ * // { schedules: [{ kind: 'alert', id: 'alert:daily-kpi:cpi-too-high:09:00 weekdays@America/Sao_Paulo', … }], problems: [] }
+ */
+export function listAlertSchedules(reports: Pick<LoadedReports, 'reports'>, defaults: ScheduleDefaults): ScheduleList {
+  const schedules: ScheduleSpec[] = [];
+  const problems: ScheduleProblem[] = [];
+  for (const report of reports.reports) {
+    const schedule = report.definition.schedule;
+    const channel = report.definition.deliver?.channels?.[0];
+    for (const rule of report.definition.alerts ?? []) {
+      const where = { source: 'report' as const, report: report.id, rule: rule.id };
+      if (channel === undefined) {
+        problems.push({
+          ...where,
+          message: `alert ${rule.id} is not evaluated: the report has no deliver.channels to open its threads in`,
+        });
+        continue;
+      }
+      const timing: Timing | undefined = rule.check
+        ? { cron: rule.check.cron }
+        : schedule
+          ? ownTiming(schedule)
+          : undefined;
+      if (!timing) {
+        problems.push({
+          ...where,
+          message: `alert ${rule.id} is not evaluated: no schedule (give the report a schedule, or the rule a check: { cron })`,
+        });
+        continue;
+      }
+      const zone = rule.check?.timezone ?? reportZone(report, defaults);
+      const built = build(report, schedule, timing, zone, { ...where, channel });
+      if ('message' in built)
+        problems.push({ ...built, message: `alert ${rule.id} is not evaluated: ${built.message}` });
+      else schedules.push(built);
+    }
+  }
+  return { schedules, problems };
+}
+
 function ownTiming(schedule: ReportSchedule): Timing {
   if (schedule.cron !== undefined) return { cron: schedule.cron };
   return { at: schedule.at ?? '', ...(schedule.days === undefined ? {} : { days: schedule.days }) };
@@ -125,10 +171,13 @@ function build(
   const days = Array.isArray(timing.days) ? timing.days.join(',') : (timing.days ?? 'daily');
   const text = timing.cron ?? `${timing.at} ${days}`;
   const id =
-    where.source === 'subscription'
-      ? `subscription:${where.subscriptionId}:${text}@${timezone}`
-      : `report:${report.id}:${where.channel}:${text}@${timezone}`;
+    where.rule !== undefined
+      ? `alert:${report.id}:${where.rule}:${text}@${timezone}`
+      : where.source === 'subscription'
+        ? `subscription:${where.subscriptionId}:${text}@${timezone}`
+        : `report:${report.id}:${where.channel}:${text}@${timezone}`;
   return {
+    ...(where.rule !== undefined ? { kind: 'alert' as const, rule: where.rule } : {}),
     id,
     report: report.id,
     channel: where.channel ?? '',

@@ -9,9 +9,10 @@ import {
   timeZoneProblem,
 } from '../reports/index.js';
 import { listSchedules, nextFires } from '../scheduler/index.js';
+import { alertsOverview } from './alertsOverview.js';
 import { type DeliveryDeps, type RunTarget, runAndDeliver } from './deliverRun.js';
 import { helpTopicMessage } from './helpTopicMessage.js';
-import { alertsMessage, helpMessage, listMessage, noticeMessage, showMessage, statusMessage } from './infoMessages.js';
+import { helpMessage, listMessage, noticeMessage, showMessage, statusMessage } from './infoMessages.js';
 import { type ChannelRef, parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
 import { SlackDeliveryError } from './SlackGateway.js';
 import {
@@ -131,7 +132,15 @@ export class PivotCommands {
           statusMessage(store.jobs.get(command.jobId), command.jobId, await this.liveStatus(command.jobId)),
         );
       case 'alerts':
-        return this.private(ctx, alertsMessage(store.incidents.listOpen()));
+        return this.private(
+          ctx,
+          alertsOverview({
+            reports: await this.deps.loadReports(),
+            incidents: store.incidents,
+            now: this.deps.clock(),
+            timezone: settings.timezone,
+          }),
+        );
       case 'subscribe':
         return this.subscribe(command, ctx);
       case 'schedule':

@@ -3,6 +3,8 @@ import { ConfigError, type Logger, toError } from '../core/index.js';
 import { ACTION_IDS, type ReportActionValue } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
 import type { Store } from '../store/index.js';
+import { alertAction } from './alertActions.js';
+import { alertsOverview } from './alertsOverview.js';
 import { boltLogSink } from './boltLogger.js';
 import { RecentKeys } from './dedupe.js';
 import { homeView } from './homeView.js';
@@ -220,14 +222,17 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
         return;
       }
       case 'alertAction':
-        if (event.responseUrl) {
-          track(
-            gateway.respond(
-              event.responseUrl,
-              noticeMessage('Acknowledging and snoozing alerts arrives with alert evaluation; nothing was changed.'),
-            ),
-          );
-        }
+        if (recent.checkAndRemember(`act:${event.triggerId}:${event.actionId}`)) return;
+        track(
+          alertAction(event, {
+            slack: gateway,
+            store: home.store,
+            loadReports: home.loadReports,
+            logger,
+            clock: () => new Date(),
+            defaultTimeZone: home.timezone,
+          }),
+        );
         return;
       case 'homeOpened':
         track(
@@ -242,7 +247,12 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
                 timezone: home.timezone,
                 now: new Date(),
               }),
-              incidents: home.store.incidents.listOpen(),
+              alerts: alertsOverview({
+                reports,
+                incidents: home.store.incidents,
+                now: new Date(),
+                timezone: home.timezone,
+              }),
               timezone: home.timezone,
               sandbox: home.sandbox,
             });

@@ -1,6 +1,5 @@
-import { type Block, escapeMrkdwn } from '../render/index.js';
+import { type Block, escapeMrkdwn, type SlackMessage } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
-import type { AlertIncident } from '../store/index.js';
 import { scheduleText } from './infoMessages.js';
 import { problemLines, type ScheduleOverview, scheduleLineText } from './scheduleMessages.js';
 
@@ -8,7 +7,8 @@ export interface HomeInput {
   reports: LoadedReports;
   /** What the scheduler runs (the same facts as `/pivot schedule`). */
   schedules: ScheduleOverview;
-  incidents: readonly AlertIncident[];
+  /** The alerts summary (`alertsOverview`): open incidents, and which rules ran when or never. */
+  alerts: SlackMessage;
   timezone: string;
   sandbox: boolean;
 }
@@ -19,7 +19,7 @@ const MAX_ITEMS = 25;
 /**
  * The App Home tab: the reports available, every schedule with its next post and last outcome, and open incidents.
  *
- * @example gateway.publishHome(userId, homeView({ reports, schedules: scheduleOverview(…), incidents, timezone: 'UTC', sandbox: true }))
+ * @example gateway.publishHome(userId, homeView({ reports, schedules: scheduleOverview(…), alerts: alertsOverview(…), timezone: 'UTC', sandbox: true }))
  */
 export function homeView(input: HomeInput): { type: 'home'; blocks: Block[] } {
   const blocks: Block[] = [{ type: 'header', text: { type: 'plain_text', text: 'pivotbot', emoji: true } }];
@@ -74,22 +74,8 @@ export function homeView(input: HomeInput): { type: 'home'; blocks: Block[] } {
     });
   }
   blocks.push({ type: 'divider' });
-  blocks.push({
-    type: 'header',
-    text: { type: 'plain_text', text: `Open incidents (${input.incidents.length})`, emoji: true },
-  });
-  blocks.push({
-    type: 'section',
-    text: {
-      type: 'mrkdwn',
-      text:
-        input.incidents.length === 0
-          ? ':white_check_mark: Nothing open.'
-          : input.incidents
-              .slice(0, MAX_ITEMS)
-              .map((i) => `• \`${escapeMrkdwn(i.ruleId)}\` · ${escapeMrkdwn(i.entityKey)} · since ${i.openedAt}`)
-              .join('\n'),
-    },
-  });
+  blocks.push({ type: 'header', text: { type: 'plain_text', text: 'Alerts', emoji: true } });
+  // The same summary as /pivot alerts: never "nothing open" for rules nobody evaluated.
+  blocks.push(...((input.alerts.blocks ?? []) as Block[]).slice(0, 100 - blocks.length));
   return { type: 'home', blocks };
 }

@@ -1,4 +1,18 @@
 // The Slack app: /pivot commands, buttons, App Home, async jobs in threads, and the gateway to the Web API.
+
+export { type AlertsOverviewInput, alertsOverview } from './alertsOverview.js';
+export {
+  editParents,
+  ensureParents,
+  findAlertParent,
+  messageContext,
+  parentsOf,
+  type RuleThreads,
+  replyInThreads,
+  ruleRange,
+  type ThreadDeps,
+  threadUrl,
+} from './alertThreads.js';
 export { parseActionValue, type RunningSlackApp, type SlackAppOptions, startSlackApp } from './createSlackApp.js';
 export { RecentKeys } from './dedupe.js';
 export {
@@ -19,8 +33,9 @@ export {
   runAndDeliver,
   TABLE_ROWS,
 } from './deliverRun.js';
+export { type AlertSlotOutcome, evaluateAlertSlot } from './evaluateAlerts.js';
 export { type HomeInput, homeView } from './homeView.js';
-export { alertsMessage, helpMessage, listMessage, scheduleText, showMessage, statusMessage } from './infoMessages.js';
+export { helpMessage, listMessage, scheduleText, showMessage, statusMessage } from './infoMessages.js';
 export {
   type ButtonClick,
   type CommandContext,

@@ -4,7 +4,7 @@
  */
 import { type Block, escapeMrkdwn, type SlackMessage } from '../render/index.js';
 import type { FieldSpec, LoadedReport, LoadedReports, ReportSchedule } from '../reports/index.js';
-import type { AlertIncident, AsyncJob, Subscription } from '../store/index.js';
+import type { AsyncJob, Subscription } from '../store/index.js';
 
 const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text } });
 const note = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
@@ -121,22 +121,6 @@ export function statusMessage(job: AsyncJob | undefined, jobId: string, liveStat
     job?.error ? `Error: ${escapeMrkdwn(job.error.message)}` : undefined,
   ].filter((l): l is string => l !== undefined);
   return message(`Job ${jobId}: ${liveStatus ?? job?.status}`, [section(lines.join('\n'))]);
-}
-
-/** `/pivot alerts`: the open incidents. */
-export function alertsMessage(incidents: readonly AlertIncident[]): SlackMessage {
-  if (incidents.length === 0) {
-    return message('No open alert incidents.', [section(':white_check_mark: No open alert incidents.')]);
-  }
-  const lines = incidents.slice(0, 40).map((i) => {
-    const last = i.values[i.values.length - 1];
-    return `• \`${escapeMrkdwn(i.ruleId)}\` · ${escapeMrkdwn(i.entityKey)} · since ${i.openedAt}${last ? ` · last ${last.value}` : ''} · <#${i.channel}>`;
-  });
-  const more = incidents.length > 40 ? [note(`…and ${incidents.length - 40} more.`)] : [];
-  return message(`${incidents.length} open alert incident(s)`, [
-    section(`*${incidents.length} open incident(s)*\n${lines.join('\n')}`.slice(0, 2900)),
-    ...more,
-  ]);
 }
 
 /** A short ephemeral confirmation or refusal. */

@@ -6,7 +6,13 @@
 import type { Block, SlackMessage } from '../render/index.js';
 import { escapeMrkdwn } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
-import { listSchedules, nextFires, type ScheduleProblem, type ScheduleSpec } from '../scheduler/index.js';
+import {
+  listAlertSchedules,
+  listSchedules,
+  nextFires,
+  type ScheduleProblem,
+  type ScheduleSpec,
+} from '../scheduler/index.js';
 import type { Run, RunsRepository, Subscription } from '../store/index.js';
 
 const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 2900) } });
@@ -88,7 +94,9 @@ export function scheduleOverview(input: {
       ...(runs.some((r) => r.status === 'running') ? { running: true } : {}),
     };
   });
-  return { lines, problems };
+  // Rules that cannot be evaluated (no schedule, no channel) are shown with what cannot run.
+  const alerts = listAlertSchedules(input.reports, { timezone: input.timezone }).problems;
+  return { lines, problems: [...problems, ...alerts] };
 }
 
 /** One schedule as a line of mrkdwn: report → channel · timing · source, next fire, last outcome. */

@@ -10,7 +10,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bolt from '@slack/bolt';
-import { ACTION_IDS, RANGE_ACTION_PATTERN } from '../render/blocks/actionIds.js';
+import { ACTION_IDS, ALERT_ACTION_PATTERN, RANGE_ACTION_PATTERN } from '../render/blocks/actionIds.js';
 import { AckTimes } from './ackTimes.js';
 import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
 import { slackApiUrlOption } from './slackApiUrl.js';
@@ -38,7 +38,17 @@ export type SlackEvent =
       /** The ts of the message holding the button. */
       messageTs?: string;
     }
-  | { type: 'alertAction'; responseUrl?: string }
+  | {
+      type: 'alertAction';
+      /** `alert_ack`, `alert_snooze_1h` … (`ALERT_ACTION_PATTERN`). */
+      actionId: string;
+      value?: string;
+      userId: string;
+      channelId?: string;
+      responseUrl?: string;
+      triggerId: string;
+      messageTs?: string;
+    }
   | { type: 'homeOpened'; userId: string };
 
 /** Everything the receiver needs, as plain data (it is handed to a worker thread as is). */
@@ -73,7 +83,6 @@ export interface StartedReceiver {
 }
 
 const REPORT_ACTION = new RegExp(`^(${ACTION_IDS.rerun}|${ACTION_IDS.csv}|${RANGE_ACTION_PATTERN.source.slice(1)}.+)$`);
-const ALERT_ACTION = new RegExp(`^(${ACTION_IDS.alertAck}|${ACTION_IDS.alertSnooze})$`);
 
 /**
  * Starts Bolt over HTTP (`POST /slack/events`, `GET /healthz`) or Socket Mode, with listeners that
@@ -156,10 +165,21 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
     });
   });
 
-  app.action(ALERT_ACTION, async ({ ack, body }) => {
+  app.action(ALERT_ACTION_PATTERN, async ({ ack, body, action }) => {
     await ack();
-    const responseUrl = (body as { response_url?: string }).response_url;
-    sink.event({ type: 'alertAction', ...(responseUrl ? { responseUrl } : {}) });
+    if (body.type !== 'block_actions') return;
+    const button = action as { action_id: string; value?: string };
+    const channelId = body.channel?.id ?? body.container?.channel_id;
+    sink.event({
+      type: 'alertAction',
+      actionId: button.action_id,
+      ...(button.value !== undefined ? { value: button.value } : {}),
+      userId: body.user.id,
+      ...(channelId ? { channelId } : {}),
+      ...(body.response_url ? { responseUrl: body.response_url } : {}),
+      triggerId: body.trigger_id,
+      ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
+    });
   });
 
   app.event('app_home_opened', async ({ event }) => {

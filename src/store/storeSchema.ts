@@ -136,6 +136,8 @@ export const alertIncidentSchema = z.object({
   reopenedAt: timestamp.exactOptional(),
   reopenCount: z.number().int().min(0).exactOptional(),
   lastEvaluatedAt: timestamp.exactOptional(),
+  /** The parent's chart (a file shared nowhere): kept so an edited parent shows it again. */
+  chartFileId: text.exactOptional(),
 });
 
 /** An entity in breach that has not opened an incident yet (fewer than `consecutive` evaluations). */

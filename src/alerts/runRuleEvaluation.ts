@@ -1,0 +1,100 @@
+/**
+ * One evaluation of one rule, from the report definition to `evaluateRule`'s answer: the rule's
+ * requests (`alertRequests`) sent through the `pivot` function the caller passes (the Reporting
+ * Service client, or the sandbox's), the report's view built from the current period, then the
+ * pure evaluation. The bot's scheduler, `pivotbot demo` and bench/alerts share it.
+ */
+import type { PivotRequest, PivotResponse } from '../reporting/index.js';
+import { type AlertRule, buildView, type ReportDefinition, type ReportView } from '../reports/index.js';
+import { alertRequests } from './alertRequests.js';
+import { evaluateRule } from './evaluateRule.js';
+import { observeEntities, type PeriodRows } from './observeEntities.js';
+import type { RuleEvaluation, RuleState } from './types.js';
+
+export interface RuleEvaluationInput {
+  report: { id: string; definition: ReportDefinition };
+  rule: AlertRule;
+  /** Sends one pivot request (`client.pivot`). */
+  pivot: (request: PivotRequest) => Promise<PivotResponse>;
+  state: RuleState;
+  /** The evaluation's instant: the scheduled slot (ranges resolve at it; transitions are stamped with it). */
+  now: Date;
+  /** Where new incidents' threads go (the report's first channel). */
+  channel: string;
+  defaultTimeZone?: string;
+}
+
+export interface RuleEvaluationResult {
+  evaluation: RuleEvaluation;
+  view: ReportView;
+  /** `Yesterday (Sun 22 Nov 2026)`: the range evaluated, for messages. */
+  rangeLabel: string;
+  timezone: string;
+  /** Anomaly rules: the baseline periods' rows, most recent first (for the chart). */
+  history?: PeriodRows[];
+  /** The baseline periods' starts, aligned with `history`. */
+  historyFrom?: string[];
+  /** Anomaly rules: an entity's baseline values, most recent period first (missing periods left out). */
+  baselineOf?: (entityKey: string) => readonly number[] | undefined;
+}
+
+/**
+ * Fetches what the rule needs and evaluates it. Requests go out together (the current period,
+ * the report's own comparison when a change rule uses it, the rule's comparison or baselines).
+ *
+ * @example const { evaluation } = await runRuleEvaluation({ report, rule, pivot: (r) => client.pivot(r), state, now: slot, channel: 'C1' });
+ */
+export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<RuleEvaluationResult> {
+  const { report, rule, now } = input;
+  const requests = alertRequests(report, rule, {
+    now,
+    ...(input.defaultTimeZone !== undefined ? { defaultTimeZone: input.defaultTimeZone } : {}),
+  });
+  const own = requests.compiled.comparison;
+  const usesOwnComparison = rule.change !== undefined && own !== undefined && requests.comparison === undefined;
+  const [current, previous, comparison, ...history] = await Promise.all([
+    input.pivot(requests.current),
+    usesOwnComparison && own ? input.pivot({ ...own.request, metrics: requests.current.metrics }) : undefined,
+    requests.comparison ? input.pivot(requests.comparison.request) : undefined,
+    ...(requests.history ?? []).map((h) => input.pivot(h.request)),
+  ]);
+  const rows = (r: PivotResponse): PeriodRows => ({ rows: r.rows, ...(r.totals ? { totals: r.totals } : {}) });
+  const view = buildView({
+    id: report.id,
+    definition: report.definition,
+    compiled: requests.compiled,
+    result: { columns: current.columns, rows: current.rows, ...(current.totals ? { totals: current.totals } : {}) },
+    ...(previous ? { previous: rows(previous) } : {}),
+    mode: 'sync',
+    warnings: [],
+    generatedAt: now,
+  });
+  const baselines = (history as PivotResponse[]).map(rows);
+  const evaluation = evaluateRule({
+    reportId: report.id,
+    rule,
+    current: view,
+    ...(comparison ? { comparison: rows(comparison) } : {}),
+    ...(requests.history ? { history: baselines } : {}),
+    state: input.state,
+    now,
+    channel: input.channel,
+  });
+  return {
+    evaluation,
+    view,
+    rangeLabel: requests.compiled.range.label,
+    timezone: requests.compiled.timezone,
+    ...(requests.history
+      ? {
+          history: baselines,
+          historyFrom: requests.history.map((h) => h.from),
+          baselineOf: (entityKey: string) => {
+            const observed = observeEntities(rule, view, { history: baselines });
+            if ('reason' in observed) return undefined;
+            return observed.observations.find((o) => o.entityKey === entityKey)?.baseline;
+          },
+        }
+      : {}),
+  };
+}
