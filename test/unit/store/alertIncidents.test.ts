@@ -3,13 +3,16 @@ import { silentLogger } from '../../../src/core/index.js';
 import {
   type AlertEvaluation,
   type AlertIncident,
-  createMemoryStore,
   decodeStoreText,
   emptyStoreData,
   openStore,
   StoreInvalidRecordError,
 } from '../../../src/store/index.js';
+import { stopTestPostgres } from '../../support/postgres.js';
+import { STORE_KINDS, useStores } from '../../support/storeFactories.js';
 import { withTempDir } from '../../support/storeTestKit.js';
+
+afterAll(stopTestPostgres);
 
 const AT = '2026-03-01T09:00:00.000Z';
 
@@ -47,26 +50,11 @@ function evaluation(extra: Partial<AlertEvaluation> = {}): AlertEvaluation {
   };
 }
 
-describe('incident records of alert evaluation', () => {
-  it('loads a store file written before evaluation existed (no alertEvaluations, bare incidents)', () => {
-    const old = { ...emptyStoreData(), alertEvaluations: undefined };
-    const bare = {
-      id: 'i1',
-      ruleId: 'r',
-      entityKey: 'e',
-      state: 'open',
-      channel: 'C1',
-      values: [],
-      openedAt: AT,
-      updatedAt: AT,
-    };
-    const decoded = decodeStoreText(JSON.stringify({ ...old, incidents: [bare] }), 'x.json');
-    expect(decoded.data.alertEvaluations).toEqual([]);
-    expect(decoded.data.incidents[0]).toEqual(bare);
-  });
+describe.each(STORE_KINDS)('incident records of alert evaluation (%s store)', (kind) => {
+  const stores = useStores(kind);
 
   it('records an evaluation and its incidents, upserting by id', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     expect(store.incidents.getEvaluation('daily-kpi', 'cpi-spike')).toBeUndefined();
     await store.incidents.applyEvaluation({ evaluation: evaluation(), incidents: [incident(1), incident(2)] });
     const later = '2026-03-01T10:00:00.000Z';
@@ -88,7 +76,7 @@ describe('incident records of alert evaluation', () => {
   });
 
   it('changes nothing when one record of the batch is invalid', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     const bad = incident(3, { lastNotifiedAt: 'yesterday' });
     await expect(
       store.incidents.applyEvaluation({ evaluation: evaluation(), incidents: [incident(1), bad] }),
@@ -98,7 +86,7 @@ describe('incident records of alert evaluation', () => {
   });
 
   it('saves an acknowledged or snoozed incident in place', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await store.incidents.applyEvaluation({ evaluation: evaluation(), incidents: [incident(1)] });
     const acked = {
       ...incident(1),
@@ -110,7 +98,25 @@ describe('incident records of alert evaluation', () => {
     expect(store.incidents.get('inc_1')).toEqual(acked);
     expect(store.incidents.listOpen()).toHaveLength(1);
   });
+});
 
+describe('the store file format', () => {
+  it('loads a store file written before evaluation existed (no alertEvaluations, bare incidents)', () => {
+    const old = { ...emptyStoreData(), alertEvaluations: undefined };
+    const bare = {
+      id: 'i1',
+      ruleId: 'r',
+      entityKey: 'e',
+      state: 'open',
+      channel: 'C1',
+      values: [],
+      openedAt: AT,
+      updatedAt: AT,
+    };
+    const decoded = decodeStoreText(JSON.stringify({ ...old, incidents: [bare] }), 'x.json');
+    expect(decoded.data.alertEvaluations).toEqual([]);
+    expect(decoded.data.incidents[0]).toEqual(bare);
+  });
   it('writes the store file once per evaluation, whatever the number of entities', async () => {
     await withTempDir(async (dir) => {
       const path = join(dir, 'store.json');

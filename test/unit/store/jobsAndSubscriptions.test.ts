@@ -1,10 +1,13 @@
 import {
-  createMemoryStore,
   StoreClosedError,
   StoreConflictError,
   StoreInvalidRecordError,
   StoreNotFoundError,
 } from '../../../src/store/index.js';
+import { stopTestPostgres } from '../../support/postgres.js';
+import { STORE_KINDS, useStores } from '../../support/storeFactories.js';
+
+afterAll(stopTestPostgres);
 
 function steppingClock(start = '2026-03-01T09:00:00.000Z', stepMs = 1000): () => Date {
   let t = Date.parse(start);
@@ -15,11 +18,13 @@ function steppingClock(start = '2026-03-01T09:00:00.000Z', stepMs = 1000): () =>
   };
 }
 
-describe('jobs repository', () => {
+describe.each(STORE_KINDS)('jobs repository (%s store)', (kind) => {
+  const stores = useStores(kind);
+
   const job = { id: 'job-1', request: { metrics: ['installs'] }, requester: 'U1', channel: 'C1' };
 
   it('creates a queued job with timestamps and reads it back', async () => {
-    const store = createMemoryStore({ clock: steppingClock() });
+    const store = await stores.open({ clock: steppingClock() });
     const created = await store.jobs.create({ ...job, threadTs: '1700000000.000100' });
     expect(created).toEqual({
       ...job,
@@ -33,14 +38,14 @@ describe('jobs repository', () => {
   });
 
   it('refuses a second job with the same id', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await store.jobs.create(job);
     await expect(store.jobs.create(job)).rejects.toBeInstanceOf(StoreConflictError);
     expect(store.jobs.list()).toHaveLength(1);
   });
 
   it('stamps startedAt and finishedAt as the status moves, keeping the result file', async () => {
-    const store = createMemoryStore({ clock: steppingClock() });
+    const store = await stores.open({ clock: steppingClock() });
     await store.jobs.create(job);
     const running = await store.jobs.update('job-1', { status: 'running' });
     expect(running.startedAt).toBe('2026-03-01T09:00:01.000Z');
@@ -55,12 +60,12 @@ describe('jobs repository', () => {
   });
 
   it('fails to update an unknown job', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await expect(store.jobs.update('nope', { status: 'failed' })).rejects.toBeInstanceOf(StoreNotFoundError);
   });
 
   it('drops the oldest finished jobs beyond the limit but never an active one', async () => {
-    const store = createMemoryStore({ limits: { finishedJobs: 2 } });
+    const store = await stores.open({ limits: { finishedJobs: 2 } });
     await store.jobs.create({ ...job, id: 'active' });
     for (const id of ['a', 'b', 'c']) {
       await store.jobs.create({ ...job, id });
@@ -70,7 +75,7 @@ describe('jobs repository', () => {
   });
 
   it('copies the request, so later changes by the caller do not leak in', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     const request = { metrics: ['installs'] };
     await store.jobs.create({ ...job, request });
     request.metrics.push('clicks');
@@ -78,14 +83,14 @@ describe('jobs repository', () => {
   });
 
   it('returns frozen records', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     const created = await store.jobs.create(job);
     expect(Object.isFrozen(created)).toBe(true);
     expect(Object.isFrozen(created.request)).toBe(true);
   });
 
   it('rejects a record that would not load back, changing nothing', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await expect(store.jobs.create({ ...job, threadTs: '1700000000.1e5' })).rejects.toBeInstanceOf(
       StoreInvalidRecordError,
     );
@@ -94,7 +99,7 @@ describe('jobs repository', () => {
   });
 
   it('refuses writes after close', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await store.close();
     await expect(store.jobs.create(job)).rejects.toBeInstanceOf(StoreClosedError);
     await expect(store.subscriptions.add({ report: 'r', channel: 'C', createdBy: 'U' })).rejects.toBeInstanceOf(
@@ -103,11 +108,13 @@ describe('jobs repository', () => {
   });
 });
 
-describe('subscriptions repository', () => {
+describe.each(STORE_KINDS)('subscriptions repository (%s store)', (kind) => {
+  const stores = useStores(kind);
+
   const sub = { report: 'daily', channel: 'C1', createdBy: 'U1' };
 
   it('adds a subscription and finds it by report, channel and id', async () => {
-    const store = createMemoryStore({ clock: steppingClock() });
+    const store = await stores.open({ clock: steppingClock() });
     const { subscription, created } = await store.subscriptions.add(sub);
     expect(created).toBe(true);
     expect(subscription).toMatchObject({ ...sub, createdAt: '2026-03-01T09:00:00.000Z' });
@@ -120,7 +127,7 @@ describe('subscriptions repository', () => {
   });
 
   it('keeps one subscription per report and channel, updating the schedule override', async () => {
-    const store = createMemoryStore({ clock: steppingClock() });
+    const store = await stores.open({ clock: steppingClock() });
     const first = await store.subscriptions.add(sub);
     const again = await store.subscriptions.add(sub);
     expect(again).toEqual({ subscription: first.subscription, created: false });
@@ -138,7 +145,7 @@ describe('subscriptions repository', () => {
   });
 
   it('removes a subscription and says so; removing twice is a no-op', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await store.subscriptions.add(sub);
     await store.subscriptions.add({ ...sub, channel: 'C2' });
     expect((await store.subscriptions.remove('daily', 'C1'))?.channel).toBe('C1');

@@ -1,10 +1,13 @@
 import {
-  createMemoryStore,
   decodeStoreText,
   emptyStoreData,
   StoreInvalidRecordError,
   StoreNotFoundError,
 } from '../../../src/store/index.js';
+import { stopTestPostgres } from '../../support/postgres.js';
+import { STORE_KINDS, useStores } from '../../support/storeFactories.js';
+
+afterAll(stopTestPostgres);
 
 const manual = {
   report: 'site-bundle-quality',
@@ -15,15 +18,17 @@ const manual = {
   command: 'run site-bundle-quality',
 };
 
-describe('a manual run and the async job it becomes', () => {
+describe.each(STORE_KINDS)('a manual run and the async job it becomes (%s store)', (kind) => {
+  const stores = useStores(kind);
+
   it('keeps who asked and the command text, so a restart can tell them how to run it again', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     const { run } = await store.runs.start(manual);
     expect(store.runs.get(run.id)).toMatchObject({ requester: 'U0ALICE', command: 'run site-bundle-quality' });
   });
 
   it('links a running run to its job and lists the unfinished runs of that job only', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     const { run: a } = await store.runs.start(manual);
     const { run: b } = await store.runs.start({ ...manual, idempotencyKey: 'slack:trigger-2' });
     const linked = await store.runs.linkJob(a.id, 'job-1');
@@ -37,12 +42,14 @@ describe('a manual run and the async job it becomes', () => {
   });
 
   it('refuses to link an unknown run or an empty job id', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await expect(store.runs.linkJob('run_missing', 'job-1')).rejects.toBeInstanceOf(StoreNotFoundError);
     const { run } = await store.runs.start(manual);
     await expect(store.runs.linkJob(run.id, '')).rejects.toBeInstanceOf(StoreInvalidRecordError);
   });
+});
 
+describe('the store file format', () => {
   it('loads a file written before runs had a requester, command or job', () => {
     const at = '2026-03-01T09:00:00.000Z';
     const old = {

@@ -1,4 +1,8 @@
-import { createMemoryStore, StoreInvalidRecordError, StoreNotFoundError } from '../../../src/store/index.js';
+import { StoreInvalidRecordError, StoreNotFoundError } from '../../../src/store/index.js';
+import { stopTestPostgres } from '../../support/postgres.js';
+import { STORE_KINDS, useStores } from '../../support/storeFactories.js';
+
+afterAll(stopTestPostgres);
 
 function manualClock(start = '2026-03-01T09:00:00.000Z') {
   let t = Date.parse(start);
@@ -10,7 +14,9 @@ function manualClock(start = '2026-03-01T09:00:00.000Z') {
   };
 }
 
-describe('runs repository', () => {
+describe.each(STORE_KINDS)('runs repository (%s store)', (kind) => {
+  const stores = useStores(kind);
+
   const run = {
     report: 'daily',
     trigger: 'schedule' as const,
@@ -21,7 +27,7 @@ describe('runs repository', () => {
 
   it('starts a run and records its outcome, finish time and duration', async () => {
     const clock = manualClock();
-    const store = createMemoryStore({ clock: clock.now });
+    const store = await stores.open({ clock: clock.now });
     const { run: started, started: isNew } = await store.runs.start(run);
     expect(isNew).toBe(true);
     expect(started).toMatchObject({ ...run, status: 'running', attempt: 1, startedAt: '2026-03-01T09:00:00.000Z' });
@@ -37,7 +43,7 @@ describe('runs repository', () => {
   });
 
   it('does not start a second run for a key that is running or succeeded', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     const first = await store.runs.start(run);
     const again = await store.runs.start(run);
     expect(again).toEqual({ run: first.run, started: false });
@@ -47,7 +53,7 @@ describe('runs repository', () => {
   });
 
   it('starts a new attempt when the last run of the key failed', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     const first = await store.runs.start(run);
     await store.runs.finish(first.run.id, { status: 'failed', error: { code: 'REPORTING_HTTP', message: '503' } });
     const retry = await store.runs.start(run);
@@ -58,7 +64,7 @@ describe('runs repository', () => {
   });
 
   it('lists a report newest first, with a limit, and lists unfinished runs', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await store.runs.start({ ...run, idempotencyKey: `k${i}` })).run.id);
     await store.runs.start({ ...run, report: 'weekly', idempotencyKey: 'w' });
@@ -69,7 +75,7 @@ describe('runs repository', () => {
   });
 
   it('keeps a bounded history of finished runs per report, never dropping running ones', async () => {
-    const store = createMemoryStore({ limits: { runsPerReport: 3 } });
+    const store = await stores.open({ limits: { runsPerReport: 3 } });
     const running = await store.runs.start({ ...run, idempotencyKey: 'still-running' });
     for (let i = 0; i < 5; i++) {
       const { run: r } = await store.runs.start({ ...run, idempotencyKey: `k${i}` });
@@ -84,7 +90,7 @@ describe('runs repository', () => {
   });
 
   it('refuses to finish an unknown run, or with a message ts that is not a string ts', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await expect(store.runs.finish('run_x', { status: 'succeeded' })).rejects.toBeInstanceOf(StoreNotFoundError);
     const { run: r } = await store.runs.start(run);
     await expect(store.runs.finish(r.id, { status: 'succeeded', messageTs: '1.7e9' })).rejects.toBeInstanceOf(
@@ -94,12 +100,14 @@ describe('runs repository', () => {
   });
 });
 
-describe('incidents repository', () => {
+describe.each(STORE_KINDS)('incidents repository (%s store)', (kind) => {
+  const stores = useStores(kind);
+
   const incident = { ruleId: 'cpi-spike', entityKey: 'campaign=7|country=BR', channel: 'C9', value: 4.2 };
 
   it('opens one incident per rule and entity', async () => {
     const clock = manualClock();
-    const store = createMemoryStore({ clock: clock.now });
+    const store = await stores.open({ clock: clock.now });
     const opened = await store.incidents.open(incident);
     expect(opened.opened).toBe(true);
     expect(opened.incident).toMatchObject({
@@ -115,7 +123,7 @@ describe('incidents repository', () => {
 
   it('records the thread, appends bounded observations, and resolves', async () => {
     const clock = manualClock();
-    const store = createMemoryStore({ clock: clock.now, limits: { valuesPerIncident: 3 } });
+    const store = await stores.open({ clock: clock.now, limits: { valuesPerIncident: 3 } });
     const { incident: inc } = await store.incidents.open(incident);
     await store.incidents.update(inc.id, { threadTs: '1700000000.000200' });
     for (const value of [5, 6, 7]) {
@@ -136,7 +144,7 @@ describe('incidents repository', () => {
   });
 
   it('keeps a bounded number of resolved incidents per rule', async () => {
-    const store = createMemoryStore({ limits: { resolvedIncidentsPerRule: 2 } });
+    const store = await stores.open({ limits: { resolvedIncidentsPerRule: 2 } });
     for (let i = 0; i < 4; i++) {
       const { incident: inc } = await store.incidents.open({ ...incident, entityKey: `e${i}` });
       await store.incidents.update(inc.id, { state: 'resolved' });
@@ -146,7 +154,7 @@ describe('incidents repository', () => {
   });
 
   it('rejects a value that is not a finite number', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await expect(store.incidents.open({ ...incident, value: Number.NaN })).rejects.toBeInstanceOf(
       StoreInvalidRecordError,
     );
@@ -154,9 +162,11 @@ describe('incidents repository', () => {
   });
 });
 
-describe('schedules repository', () => {
+describe.each(STORE_KINDS)('schedules repository (%s store)', (kind) => {
+  const stores = useStores(kind);
+
   it('remembers the last fire per schedule and forgets removed schedules', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     expect(store.schedules.getLastFire('daily')).toBeUndefined();
     await store.schedules.setLastFire('daily', '2026-03-01T09:00:00.000Z');
     await store.schedules.setLastFire('daily', '2026-03-02T09:00:00.000Z');
@@ -169,7 +179,7 @@ describe('schedules repository', () => {
   });
 
   it('rejects a time that is not an ISO timestamp', async () => {
-    const store = createMemoryStore();
+    const store = await stores.open();
     await expect(store.schedules.setLastFire('daily', 'yesterday')).rejects.toBeInstanceOf(StoreInvalidRecordError);
   });
 });

@@ -1,23 +1,24 @@
-import {
-  createMemoryStore,
-  decodeStoreText,
-  emptyStoreData,
-  StoreInvalidRecordError,
-} from '../../../src/store/index.js';
+import { decodeStoreText, emptyStoreData, StoreInvalidRecordError } from '../../../src/store/index.js';
+import { stopTestPostgres } from '../../support/postgres.js';
+import { STORE_KINDS, useStores } from '../../support/storeFactories.js';
+
+afterAll(stopTestPostgres);
 
 const clock = () => new Date('2026-03-01T09:00:00Z');
 const sub = { report: 'daily', channel: 'C1', createdBy: 'U1' };
 
-describe('a subscription with its own schedule', () => {
+describe.each(STORE_KINDS)('a subscription with its own schedule (%s store)', (kind) => {
+  const stores = useStores(kind);
+
   it('keeps its own at, cron and zone', async () => {
-    const store = createMemoryStore({ clock });
+    const store = await stores.open({ clock });
     const { subscription } = await store.subscriptions.add({ ...sub, at: '08:30', timezone: 'Asia/Kolkata' });
     expect(subscription).toMatchObject({ at: '08:30', timezone: 'Asia/Kolkata' });
     expect(subscription).not.toHaveProperty('cron');
   });
 
   it('replaces the whole timing when subscribed again, and is a no-op when nothing changes', async () => {
-    const store = createMemoryStore({ clock });
+    const store = await stores.open({ clock });
     const first = await store.subscriptions.add({ ...sub, at: '08:30', timezone: 'Asia/Kolkata' });
     const same = await store.subscriptions.add({ ...sub, at: '08:30', timezone: 'Asia/Kolkata' });
     expect(same).toEqual({ subscription: first.subscription, created: false });
@@ -30,10 +31,12 @@ describe('a subscription with its own schedule', () => {
   });
 
   it('refuses an at that is not HH:MM', async () => {
-    const store = createMemoryStore({ clock });
+    const store = await stores.open({ clock });
     await expect(store.subscriptions.add({ ...sub, at: '9am' })).rejects.toBeInstanceOf(StoreInvalidRecordError);
   });
+});
 
+describe('the store file format', () => {
   it('loads a file written before these fields existed, with the older schedule field', () => {
     const data = emptyStoreData();
     const old = {

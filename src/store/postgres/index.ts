@@ -1,0 +1,8 @@
+// The PostgreSQL store: the same repositories as the JSON store over tables, with claims decided by the database.
+
+export { type CopyCounts, copyStoreData } from './copyStoreData.js';
+export { LOCK_CLASS, MIGRATION_LOCK_ID, migratePostgres, SINGLE_PROCESS_LOCK_ID } from './migratePostgres.js';
+export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './openPostgresStore.js';
+export { StoreUnavailableError } from './postgresErrors.js';
+export { POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
+export { isPostgresUrl, redactUrl } from './redactUrl.js';
