@@ -172,8 +172,10 @@ export class AsyncJobRunner {
 export async function writeCsv(db: SandboxDb, query: PivotQuery, file: string): Promise<number> {
   const compiled = compilePivot({ ...query, includeTotals: false });
   const select = compiled.columns.map((c) => `${c.column} AS "${c.name.replaceAll('"', '""')}"`).join(', ');
+  // The file name is ours (job id in the sandbox's folder); every request value is a bound parameter.
   await db.exec(
     `COPY (SELECT ${select} FROM (${compiled.sql})) TO ${sqlString(file)} (FORMAT csv, HEADER, DELIMITER ',')`,
+    compiled.params,
   );
   return (await stat(file)).size;
 }

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { SqlValue } from './sql/SqlParams.js';
 
 /** A row as DuckDB's JSON conversion gives it: BIGINT/HUGEINT as strings, DOUBLE as numbers. */
 export type SqlRow = Record<string, unknown>;
@@ -56,15 +57,20 @@ export class SandboxDb {
     }
   }
 
-  /** Rows of a query as JSON-friendly objects. */
-  async query(sql: string): Promise<SqlRow[]> {
-    return this.withConnection(async (c) => (await c.runAndReadAll(sql)).getRowObjectsJson() as SqlRow[]);
+  /** Rows of a query as JSON-friendly objects; `params` are the values of its `$n` placeholders. */
+  async query(sql: string, params: readonly SqlValue[] = []): Promise<SqlRow[]> {
+    return this.withConnection(
+      async (c) =>
+        (
+          await (params.length === 0 ? c.runAndReadAll(sql) : c.runAndReadAll(sql, [...params]))
+        ).getRowObjectsJson() as SqlRow[],
+    );
   }
 
-  /** Runs statements for their effect. */
-  async exec(sql: string): Promise<void> {
+  /** Runs statements for their effect; `params` are the values of its `$n` placeholders (one statement then). */
+  async exec(sql: string, params: readonly SqlValue[] = []): Promise<void> {
     await this.withConnection(async (c) => {
-      await c.run(sql);
+      await (params.length === 0 ? c.run(sql) : c.run(sql, [...params]));
     });
   }
 

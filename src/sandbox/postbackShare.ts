@@ -4,10 +4,10 @@
  */
 import { GraphQLError } from 'graphql';
 import { POSTBACK_COLUMNS } from './data/postbacksSql.js';
-import { sqlString } from './data/seedLists.js';
 import type { SandboxDb } from './db.js';
 import { filterConditions } from './sql/compileSql.js';
 import { dateTimeSql, parseDateTimeInput } from './sql/dateTime.js';
+import { SqlParams } from './sql/SqlParams.js';
 
 export interface PostbackShareArgs {
   from: string;
@@ -27,19 +27,20 @@ const FILTER_FIELDS: Readonly<Record<string, string>> = {
   countryCode: 'country',
 };
 
-function keyExpr(key: string): string {
+/** A key: a column of ours by name, or a `params` map key bound as a value. */
+function keyExpr(key: string, params: SqlParams): string {
   return (POSTBACK_COLUMNS as readonly string[]).includes(key)
     ? `CAST(${key} AS VARCHAR)`
-    : `map_extract_value(params, ${sqlString(key)})`;
+    : `map_extract_value(params, ${params.ref(key)})`;
 }
 
-function revenueExpr(key: string): string {
+function revenueExpr(key: string, params: SqlParams): string {
   return (POSTBACK_COLUMNS as readonly string[]).includes(key)
     ? `TRY_CAST(${key} AS DOUBLE)`
-    : `TRY_CAST(map_extract_value(params, ${sqlString(key)}) AS DOUBLE)`;
+    : `TRY_CAST(map_extract_value(params, ${params.ref(key)}) AS DOUBLE)`;
 }
 
-function where(args: PostbackShareArgs): string[] {
+function where(args: PostbackShareArgs, params: SqlParams): string[] {
   const appId = (args.filter?.appId as { equals?: unknown } | null | undefined)?.equals;
   if (typeof appId !== 'number') {
     throw new GraphQLError(
@@ -50,10 +51,10 @@ function where(args: PostbackShareArgs): string[] {
   const to = parseDateTimeInput(args.to);
   if (from === null || to === null) throw new GraphQLError('postbackShare: from and to must be DateTimes');
   const conds = [
-    `ts >= ${dateTimeSql(from, 'UTC')}`,
-    `ts < ${dateTimeSql(to, 'UTC')}`,
-    `track = ${sqlString(args.track)}`,
-    `organic = ${args.organic}`,
+    `ts >= ${dateTimeSql(from, 'UTC', params)}`,
+    `ts < ${dateTimeSql(to, 'UTC', params)}`,
+    `track = ${params.ref(args.track)}`,
+    `organic = ${params.ref(args.organic)}`,
   ];
   for (const [field, spec] of Object.entries(args.filter ?? {})) {
     if (spec === null || spec === undefined) continue;
@@ -63,7 +64,7 @@ function where(args: PostbackShareArgs): string[] {
         `postbackShare: filter field ${field} is not supported; use ${Object.keys(FILTER_FIELDS).join(', ')}`,
       );
     }
-    conds.push(...filterConditions(column, spec as Record<string, unknown>));
+    conds.push(...filterConditions(column, spec as Record<string, unknown>, params));
   }
   return conds;
 }
@@ -79,13 +80,15 @@ export interface PostbackShareView {
 
 /** Runs one query per key. @example await postbackShare(db, { ...args, postbackKeys: ['event_name'] }) */
 export async function postbackShare(db: SandboxDb, args: PostbackShareArgs): Promise<PostbackShareView> {
-  const conds = where(args).join(' AND ');
   const results: PostbackShareView['results'] = [];
   for (const key of args.postbackKeys) {
-    const revenue = args.includeRevenue ? `SUM(${revenueExpr(args.revenueKey)})` : 'NULL::DOUBLE';
+    const params = new SqlParams();
+    const conds = where(args, params).join(' AND ');
+    const revenue = args.includeRevenue ? `SUM(${revenueExpr(args.revenueKey, params)})` : 'NULL::DOUBLE';
     const rows = await db.query(
-      `SELECT ${keyExpr(key)} AS value, count(*)::BIGINT AS n, ${revenue} AS revenue
+      `SELECT ${keyExpr(key, params)} AS value, count(*)::BIGINT AS n, ${revenue} AS revenue
        FROM postbacks WHERE ${conds} GROUP BY ALL ORDER BY n DESC, value NULLS LAST`,
+      params.values,
     );
     const total = rows.reduce((sum, r) => sum + Number(r.n), 0);
     const totalRevenue = args.includeRevenue ? rows.reduce((sum, r) => sum + Number(r.revenue ?? 0), 0) : null;

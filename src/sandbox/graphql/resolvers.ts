@@ -108,7 +108,7 @@ export function createResolvers(deps: ResolverDeps): SchemaResolvers {
         const compiled = compilePivot(query);
         let rows: Record<string, unknown>[];
         try {
-          rows = await deps.db.query(compiled.sql);
+          rows = await deps.db.query(compiled.sql, compiled.params);
         } catch (error) {
           throw new GraphQLError(`pivot failed: ${error instanceof Error ? error.message : String(error)}`);
         }

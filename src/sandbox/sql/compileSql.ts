@@ -6,11 +6,11 @@
  * `kept` applies cleanup (HAVING-like, after aggregation) and removeZeroRows; the result rows
  * (`__t = 0`) and one totals row (`__t = 1`, components summed over the kept rows) come out together.
  */
-import { sqlString } from '../data/seedLists.js';
 import { type DateTimeInput, dateTimeSql, jodaToStrftime } from './dateTime.js';
 import { DIMENSION_COLUMNS, FILTER_COLUMNS } from './dimensionSql.js';
 import { type JoinName, joinClauses } from './joins.js';
 import { type Args, LONG_METRICS, type MetricContext, metricSql, type QualityType } from './metricSql.js';
+import { SqlParams, type SqlValue } from './SqlParams.js';
 
 export interface FieldRequest {
   name: string;
@@ -43,7 +43,10 @@ export interface PivotQuery {
 }
 
 export interface CompiledPivot {
+  /** The query; every request value in it is a `$n` placeholder. */
   sql: string;
+  /** The values of the placeholders, `$1` first. */
+  params: readonly SqlValue[];
   /** Output column of each dimension and metric key, in request order. */
   columns: readonly { key: string; column: string; kind: 'dimension' | 'metric'; name: string }[];
 }
@@ -85,16 +88,21 @@ const CLEANUP_OPS: Readonly<Record<string, string>> = {
   lowerOrEqualThan: '<=',
 };
 
-/** A GraphQL input value (Int, String, enum, Boolean) as a SQL literal. */
-function literal(value: unknown): string {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'string') return sqlString(value);
+/** A GraphQL input value (Int, String, enum, Boolean) as a bound parameter. */
+function bound(value: unknown, params: SqlParams): string {
+  if (
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    typeof value === 'boolean' ||
+    typeof value === 'string'
+  ) {
+    return params.ref(value);
+  }
   throw new Error(`unsupported filter value ${JSON.stringify(value)}`);
 }
 
-/** equals / notEquals / isIn / isNotIn on one column; NULL-safe for the negative forms. */
-export function filterConditions(expr: string, spec: Readonly<Record<string, unknown>>): string[] {
+/** equals / notEquals / isIn / isNotIn on one column; NULL-safe for the negative forms; values bound in `params`. */
+export function filterConditions(expr: string, spec: Readonly<Record<string, unknown>>, params: SqlParams): string[] {
+  const literal = (value: unknown) => bound(value, params);
   const conds: string[] = [];
   for (const [op, value] of Object.entries(spec)) {
     if (value === null || value === undefined) continue;
@@ -109,8 +117,12 @@ export function filterConditions(expr: string, spec: Readonly<Record<string, unk
   return conds;
 }
 
-/** WHERE conditions of a Filter input, collecting the joins they need. */
-export function compileFilter(filter: Readonly<Record<string, unknown>> | null, joins: Set<JoinName>): string[] {
+/** WHERE conditions of a Filter input (values bound in `params`), collecting the joins they need. */
+export function compileFilter(
+  filter: Readonly<Record<string, unknown>> | null,
+  joins: Set<JoinName>,
+  params: SqlParams,
+): string[] {
   const conds: string[] = [];
   for (const [field, spec] of Object.entries(filter ?? {})) {
     if (spec === null || spec === undefined) continue;
@@ -119,8 +131,8 @@ export function compileFilter(filter: Readonly<Record<string, unknown>> | null, 
     for (const j of column.joins) joins.add(j);
     const own =
       typeof spec === 'boolean'
-        ? [`${column.sql} = ${literal(spec)}`]
-        : filterConditions(column.sql, spec as Readonly<Record<string, unknown>>);
+        ? [`${column.sql} = ${bound(spec, params)}`]
+        : filterConditions(column.sql, spec as Readonly<Record<string, unknown>>, params);
     if (own.length === 0) continue;
     const cond = own.map((c) => `(${c})`).join(' AND ');
     if (column.scope === 'events') conds.push(`(f.kind <> 2 OR ${cond})`);
@@ -154,6 +166,7 @@ function bucketSql(granularity: string, t: string, z: string | null, fromSql: st
 
 /** Compiles the query. @example compilePivot({ ...query, dimensions: [{ name: 'countryCode', args: {}, key: 'countryCode' }] }) */
 export function compilePivot(q: PivotQuery): CompiledPivot {
+  const params = new SqlParams();
   const joins = new Set<JoinName>();
   const components = new Map<string, { alias: string; type: string }>();
   const hours = q.cohortWindow === null ? null : q.cohortWindow.amount * (PERIOD_HOURS[q.cohortWindow.period] ?? 1);
@@ -161,8 +174,8 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
     q.cohortType === null || hours === null
       ? null
       : q.cohortType === 'INSTALL'
-        ? `f.h_install <= ${hours}`
-        : `f.h_touch <= ${hours}`;
+        ? `f.h_install <= ${params.ref(hours)}`
+        : `f.h_touch <= ${params.ref(hours)}`;
   const ctx: MetricContext = {
     component(aggregate, type) {
       const found = components.get(aggregate);
@@ -174,14 +187,15 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
     needJoin: (j) => joins.add(j),
     qualityType: q.qualityType,
     cohortWindow,
+    params,
   };
 
   // null stands for UTC (the session zone), where no conversion is needed.
-  const z = UTC_ZONES.has(q.timeZone) ? null : sqlString(q.timeZone);
+  const z = UTC_ZONES.has(q.timeZone) ? null : params.ref(q.timeZone);
   const local = (instant: string): string => (z === null ? instant : `timezone(${z}, ${instant})`);
   const t = cohortTime(q.cohortType);
-  const fromSql = dateTimeSql(q.from, q.timeZone);
-  const toSql = dateTimeSql(q.to, q.timeZone);
+  const fromSql = dateTimeSql(q.from, q.timeZone, params);
+  const toSql = dateTimeSql(q.to, q.timeZone, params);
   const dateDim = q.dimensions.find((d) => d.name === 'date');
   const granularity = String(dateDim?.args.granularity ?? 'DAILY');
 
@@ -207,7 +221,7 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
         break;
       }
       case 'dateToStr': {
-        const format = sqlString(jodaToStrftime(String(d.args.formatString ?? 'yyyy-MM-dd')));
+        const format = params.ref(jodaToStrftime(String(d.args.formatString ?? 'yyyy-MM-dd')));
         const unit = TRUNC_UNIT[granularity];
         expr =
           z !== null && unit !== undefined
@@ -223,7 +237,7 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
         break;
       case 'siteBundle':
         joins.add('s');
-        expr = `CASE WHEN f.ts >= TIMESTAMPTZ '${q.siteBundleSince.replace('T', ' ').replace('Z', '+00')}' THEN s.bundle END`;
+        expr = `CASE WHEN f.ts >= ${params.ref(q.siteBundleSince.replace('T', ' ').replace('Z', '+00'))}::TIMESTAMPTZ THEN s.bundle END`;
         break;
       case 'goalType':
         joins.add('c');
@@ -231,7 +245,7 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
         break;
       case 'adUrl': {
         const format = String(d.args.adPreviewFormat ?? 'JPEG').toLowerCase();
-        expr = `'https://cdn.sandbox.pivotbot.dev/ads/' || f.ad_id || '.${format.replace(/[^a-z]/g, '')}'`;
+        expr = `'https://cdn.sandbox.pivotbot.dev/ads/' || f.ad_id || '.' || ${params.ref(format.replace(/[^a-z]/g, ''))}`;
         break;
       }
       default: {
@@ -264,7 +278,7 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
       if (sqlOp === undefined) throw new Error(`unknown cleanup operator ${op}`);
       const n = Number(value);
       if (!Number.isFinite(n)) throw new Error(`cleanup ${field}.${op}: ${JSON.stringify(value)} is not a number`);
-      keptConds.push(`COALESCE(${expr}, 0) ${sqlOp} ${n}`);
+      keptConds.push(`COALESCE(${expr}, 0) ${sqlOp} ${params.ref(n)}`);
     }
   }
   if (q.removeZeroRows && finals.length > 0) {
@@ -274,7 +288,7 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
   const where = [`${t} >= ${fromSql}`, `${t} < ${toSql}`];
   if (q.cohortType !== null && q.cohortType !== 'ATTRIBUTION') where.push(`f.ts >= ${fromSql}`);
   if (q.channel !== 'ALL') where.push(`f.channel = ${q.channel === 'CTV' ? 1 : 0}`);
-  where.push(...compileFilter(q.filter, joins));
+  where.push(...compileFilter(q.filter, joins, params));
 
   const componentList = [...components.entries()];
   const baseSelect = [...inner, ...componentList.map(([agg, c]) => `${agg} AS ${c.alias}`)];
@@ -303,7 +317,7 @@ SELECT ${rowSelect} FROM kept`;
     sql += `\nUNION ALL\nSELECT ${totalsSelect} FROM (SELECT ${sums.join(', ')} FROM kept)`;
   }
   sql += `\nORDER BY __t${outer.map((_, i) => `, k${i}`).join('')}`;
-  return { sql, columns };
+  return { sql, params: params.values, columns };
 }
 
 /** Macros the compiled SQL uses; created once per database. */

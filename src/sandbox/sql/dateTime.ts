@@ -1,4 +1,5 @@
 /** DateTime inputs (date only, local date-time, date-time with offset) and time zones, as SQL. */
+import type { SqlParams } from './SqlParams.js';
 
 export type DateTimeInput = { kind: 'instant'; iso: string } | { kind: 'local'; local: string };
 
@@ -49,10 +50,15 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
-/** A DateTime input as a TIMESTAMPTZ SQL expression; inputs without a zone are read in `zone`. */
-export function dateTimeSql(input: DateTimeInput, zone: string): string {
-  if (input.kind === 'instant') return `TIMESTAMPTZ '${input.iso.replace('T', ' ').replace('Z', '+00')}'`;
-  return `timezone('${zone}', TIMESTAMP '${input.local}')`;
+/**
+ * A DateTime input as a TIMESTAMPTZ SQL expression over bound values; inputs without a zone are
+ * read in `zone`.
+ *
+ * @example dateTimeSql({ kind: 'local', local: '2026-11-01 00:00:00' }, 'UTC', params) // timezone($1, $2::TIMESTAMP)
+ */
+export function dateTimeSql(input: DateTimeInput, zone: string, params: SqlParams): string {
+  if (input.kind === 'instant') return `${params.ref(input.iso.replace('T', ' ').replace('Z', '+00'))}::TIMESTAMPTZ`;
+  return `timezone(${params.ref(zone)}, ${params.ref(input.local)}::TIMESTAMP)`;
 }
 
 /**

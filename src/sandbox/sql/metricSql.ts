@@ -5,6 +5,7 @@
  */
 import { getMetric } from '../../reporting/catalog/index.js';
 import type { JoinName } from './joins.js';
+import type { SqlParams } from './SqlParams.js';
 
 export type Args = Readonly<Record<string, unknown>>;
 export type QualityType = 'op' | 'contr' | 'contr_comp';
@@ -16,6 +17,8 @@ export interface MetricContext {
   qualityType: QualityType;
   /** Condition conversion rows must meet under the request's cohort window, or null. */
   cohortWindow: string | null;
+  /** Where the request's argument values (event ids, windows) are bound. */
+  params: SqlParams;
 }
 
 const TOUCH: Readonly<Record<string, number>> = { CLICK: 1, IMP: 2, EVIEW: 3, ECLICK: 4 };
@@ -37,17 +40,17 @@ function intArg(value: unknown): number {
 }
 
 /** Conditions on conversion rows for the attribution arguments a metric accepts. */
-function attributionConditions(args: Args, options: { withEventId: boolean }): string[] {
+function attributionConditions(ctx: MetricContext, args: Args, options: { withEventId: boolean }): string[] {
   const conds: string[] = [];
   if (isSet(args.attrSource)) conds.push(`f.attr_src = ${code(SOURCE, args.attrSource)}`);
   if (isSet(args.attrTouch)) conds.push(`f.touch = ${code(TOUCH, args.attrTouch)}`);
   if (isSet(args.attrTechnique)) conds.push(`f.technique = ${code(TECHNIQUE, args.attrTechnique)}`);
   if (isSet(args.skadAttributionFlag)) conds.push(`f.skan_flag = ${code(SKAN_FLAG, args.skadAttributionFlag)}`);
-  if (options.withEventId && isSet(args.eventId)) conds.push(`f.event_id = ${intArg(args.eventId)}`);
+  if (options.withEventId && isSet(args.eventId)) conds.push(`f.event_id = ${ctx.params.ref(intArg(args.eventId))}`);
   if (isSet(args.vtaWindow))
-    conds.push(`NOT COALESCE(f.touch IN (2, 3) AND f.h_touch > ${intArg(args.vtaWindow)}, false)`);
+    conds.push(`NOT COALESCE(f.touch IN (2, 3) AND f.h_touch > ${ctx.params.ref(intArg(args.vtaWindow))}, false)`);
   if (isSet(args.ctaWindow))
-    conds.push(`NOT COALESCE(f.touch IN (1, 4) AND f.h_touch > ${intArg(args.ctaWindow)}, false)`);
+    conds.push(`NOT COALESCE(f.touch IN (1, 4) AND f.h_touch > ${ctx.params.ref(intArg(args.ctaWindow))}, false)`);
   if (args.hasCv === true) conds.push('f.attr_src = 2 AND f.has_cv');
   if (args.reinstall === true) conds.push('f.attr_src = 2 AND f.reinstall');
   return conds;
@@ -59,7 +62,11 @@ function filterClause(conds: readonly string[]): string {
 
 /** Installs (kind 1) or events (kind 2), attributed (not assisted), with the given arguments. */
 function conversions(ctx: MetricContext, kind: 1 | 2, args: Args, column = 'f.cnt'): string {
-  const conds = [`f.kind = ${kind}`, 'NOT f.assisted', ...attributionConditions(args, { withEventId: kind === 2 })];
+  const conds = [
+    `f.kind = ${kind}`,
+    'NOT f.assisted',
+    ...attributionConditions(ctx, args, { withEventId: kind === 2 }),
+  ];
   if (ctx.cohortWindow !== null) conds.push(ctx.cohortWindow);
   const type = column === 'f.revenue' ? 'DOUBLE' : 'BIGINT';
   return ctx.component(`COALESCE(SUM(${column})${filterClause(conds)}, 0)::${type}`, type);
@@ -102,9 +109,9 @@ function keyConditions(ctx: MetricContext, args: Args, sourceOk: string): string
     conds.push(touch === 1 ? '(f.kind = 0 OR f.touch = 1)' : `f.touch = ${touch}`);
   }
   if (isSet(args.vtaWindow))
-    conds.push(`NOT COALESCE(f.touch IN (2, 3) AND f.h_touch > ${intArg(args.vtaWindow)}, false)`);
+    conds.push(`NOT COALESCE(f.touch IN (2, 3) AND f.h_touch > ${ctx.params.ref(intArg(args.vtaWindow))}, false)`);
   if (isSet(args.ctaWindow))
-    conds.push(`NOT COALESCE(f.touch IN (1, 4) AND f.h_touch > ${intArg(args.ctaWindow)}, false)`);
+    conds.push(`NOT COALESCE(f.touch IN (1, 4) AND f.h_touch > ${ctx.params.ref(intArg(args.ctaWindow))}, false)`);
   if (ctx.cohortWindow !== null) conds.push(`(f.kind = 0 OR ${ctx.cohortWindow})`);
   return conds;
 }
@@ -172,7 +179,7 @@ const BUILDERS: Readonly<Record<string, Builder>> = {
       WHEN c.goal_type = 'CPA' AND f.kind = 2 AND f.event_id = c.goal_event_id THEN f.cnt * c.goal_value END`;
     const conds = [
       'f.kind > 0 AND NOT f.assisted',
-      ...attributionConditions(only(args, ['attrTouch']), { withEventId: false }),
+      ...attributionConditions(ctx, only(args, ['attrTouch']), { withEventId: false }),
     ];
     if (ctx.cohortWindow !== null) conds.push(ctx.cohortWindow);
     return ctx.component(`COALESCE(SUM(${value})${filterClause(conds)}, 0)::DOUBLE`, 'DOUBLE');

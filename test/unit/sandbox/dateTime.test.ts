@@ -1,4 +1,5 @@
 import { dateTimeSql, isValidTimeZone, jodaToStrftime, parseDateTimeInput } from '../../../src/sandbox/sql/dateTime.js';
+import { SqlParams } from '../../../src/sandbox/sql/SqlParams.js';
 
 describe('parseDateTimeInput', () => {
   it.each([
@@ -19,12 +20,12 @@ describe('parseDateTimeInput', () => {
 
 describe('dateTimeSql', () => {
   it('reads zoneless inputs in the request time zone and keeps instants as they are', () => {
-    expect(dateTimeSql({ kind: 'local', local: '2026-11-01 00:00:00' }, 'America/New_York')).toBe(
-      "timezone('America/New_York', TIMESTAMP '2026-11-01 00:00:00')",
+    const params = new SqlParams();
+    expect(dateTimeSql({ kind: 'local', local: '2026-11-01 00:00:00' }, 'America/New_York', params)).toBe(
+      'timezone($1, $2::TIMESTAMP)',
     );
-    expect(dateTimeSql({ kind: 'instant', iso: '2026-11-01T10:30:00.000Z' }, 'UTC')).toBe(
-      "TIMESTAMPTZ '2026-11-01 10:30:00.000+00'",
-    );
+    expect(dateTimeSql({ kind: 'instant', iso: '2026-11-01T10:30:00.000Z' }, 'UTC', params)).toBe('$3::TIMESTAMPTZ');
+    expect(params.values).toEqual(['America/New_York', '2026-11-01 00:00:00', '2026-11-01 10:30:00.000+00']);
   });
 });
 
