@@ -1,0 +1,267 @@
+/**
+ * bench/scheduler: 200 digests due the same instant (20 report files × 10 channels) on the
+ * `medium` sandbox, the Slack test server enforcing Slack's per-method and per-channel limits
+ * with 429s. Four processes, as in production: the sandbox (`pivotbot sandbox`), Slack
+ * (`slackProcess.js`), the bot (`botProcess.js`, with its chart process) and this one, which sends
+ * `/pivot` commands through the burst. Slack's one-minute windows are shortened by `--factor=N`
+ * (default 10: 6 s windows, the same counts per window, on both sides), so the burst takes
+ * seconds instead of minutes; `--factor=1` runs Slack's real windows.
+ *
+ * Prints: slot → last digest posted and → last upload, against the least time the rate limits
+ * allow for the calls made (`paceLowerBoundMs`; goal within 1.2×), the 429s received, the bot's
+ * peak RSS (goal ≤ 400 MB) and the ack p50/p99 of the commands sent during the burst (goal p99 ≤ 100 ms).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { paceLowerBoundMs } from '../../src/slack/index.js';
+
+/** Slack's rate-limit window (src/slack/rateLimits.ts). */
+const SLACK_WINDOW_MS = 60_000;
+
+import { signedHeaders, slashCommandBody } from '../../test/support/slackRequests.js';
+import { fmt, median, quantile } from '../support/stats.js';
+
+const SECRET = 'bench-signing-secret';
+const REPORTS = 20;
+const CHANNELS = Array.from({ length: 10 }, (_, i) => `C0DIGEST${String(i).padStart(2, '0')}`);
+const TYPICAL = 'spend installs installsCpi by countryCode yesterday';
+/** What the users type during the burst: light commands (answered privately), and one query in forty (posted to #general). */
+const COMMANDS = [...Array.from({ length: 39 }, (_, i) => ['help', 'list', 'schedule', 'help ranges'][i % 4]), TYPICAL];
+/** Commands sent per second during the burst. */
+const COMMAND_RATE = 20;
+/** The slot is this long after the bot's files are written, so the bot is up before it. */
+const LEAD_MS = 45_000;
+
+interface Ready {
+  authUrl: string;
+  graphqlUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+interface SlackSummary {
+  digests: number;
+  slots: string[];
+  lastDigestMs?: number;
+  lastUploadMs?: number;
+  calls: Record<string, number>;
+  maxPostsPerChannel: number;
+  rateLimited: Record<string, number>;
+  duplicates: number;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** A signed POST on a kept-alive socket (see bench/slack); resolves with the status. */
+function postSignedLean(url: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...signedHeaders(body, { signingSecret: SECRET }), 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function spawnUntil<T>(args: string[], env: NodeJS.ProcessEnv, accept: (line: string) => boolean) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    if (line.startsWith('{') && accept(line)) {
+      return { child, value: JSON.parse(line) as T, seconds: (performance.now() - started) / 1000 };
+    }
+  }
+  throw new Error(`${args.join(' ')} exited before it was ready`);
+}
+
+/** Report `i`: a typical digest (headline, bar chart, top rows, CSV in the thread), due at `slot`. */
+function reportYaml(i: number, slot: Date): string {
+  const dimension = ['countryCode', 'appPlatform', 'campaignType', 'countryCode'][i % 4];
+  const metric = ['spend', 'installs', 'clicks', 'impressions'][i % 4];
+  const cron = `${slot.getUTCSeconds()} ${slot.getUTCMinutes()} ${slot.getUTCHours()} * * *`;
+  return `title: Bench digest ${i}
+query:
+  dimensions: [${dimension}]
+  metrics: [impressions, clicks, spend, installs]
+  range: yesterday
+present:
+  headline: [spend, installs]
+  compare: previous_period
+  sort: -${metric}
+  top: 10
+  chart: { type: bar, x: ${dimension}, series: [${metric}] }
+mode: sync
+schedule:
+  cron: "${cron}"
+  timezone: UTC
+deliver:
+  channels: [${CHANNELS.map((c) => `"${c}"`).join(', ')}]
+`;
+}
+
+const stop = async (child: ChildProcess) => {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+};
+
+export async function run(args: readonly string[]): Promise<void> {
+  const scale = args.includes('--small') ? 'small' : 'medium';
+  const factorFlag = args.find((a) => a.startsWith('--factor='));
+  const factor = factorFlag ? Number(factorFlag.slice('--factor='.length)) : 10;
+  const windowMs = Math.round(SLACK_WINDOW_MS / factor);
+  const bin = join(here, '..', '..', '..', 'bin', 'pivotbot.js');
+  const sandbox = await spawnUntil<Ready>([bin, 'sandbox', '--scale', scale, '--port', '0'], process.env, (l) =>
+    l.includes('"ready":true'),
+  );
+  console.log(`sandbox (${scale}) ready in ${fmt(sandbox.seconds)} s`);
+  const children: ChildProcess[] = [sandbox.child];
+  const dir = await mkdtemp(join(tmpdir(), 'pivotbot-bench-sched-'));
+  try {
+    const slackProcess = await spawnUntil<{ baseUrl: string; apiUrl: string; control: string }>(
+      [join(here, 'slackProcess.js')],
+      { ...process.env, BENCH_WINDOW_MS: String(windowMs), BENCH_CHANNELS: CHANNELS.join(',') },
+      (l) => l.includes('"control"'),
+    );
+    children.unshift(slackProcess.child);
+    const slack = slackProcess.value;
+    const summary = async (digests: number, timeoutMs: number): Promise<SlackSummary> =>
+      (await (await fetch(`${slack.control}/wait?digests=${digests}&timeoutMs=${timeoutMs}`)).json()) as SlackSummary;
+
+    const slot = new Date(Math.ceil((Date.now() + LEAD_MS) / 1000) * 1000);
+    const reportsDir = join(dir, 'reports');
+    await mkdir(reportsDir, { recursive: true });
+    for (let i = 0; i < REPORTS; i++) await writeFile(join(reportsDir, `bench-${i}.yaml`), reportYaml(i, slot));
+
+    const storePath = join(dir, 'store.json');
+    const botProcess = await spawnUntil<{ port: number }>(
+      [join(here, 'botProcess.js')],
+      {
+        ...process.env,
+        SLACK_BOT_TOKEN: 'xoxb-bench',
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        PORT: '0',
+        REPORTING_AUTH_URL: sandbox.value.authUrl,
+        REPORTING_GRAPHQL_URL: sandbox.value.graphqlUrl,
+        REPORTING_CLIENT_ID: sandbox.value.clientId,
+        REPORTING_CLIENT_SECRET: sandbox.value.clientSecret,
+        PIVOTBOT_STORE: storePath,
+        PIVOTBOT_REPORTS_DIR: reportsDir,
+        PIVOTBOT_TIMEZONE: 'UTC',
+        WORK_DIR: join(dir, 'work'),
+        BENCH_WINDOW_MS: String(windowMs),
+      },
+      (l) => l.includes('"port"'),
+    );
+    children.unshift(botProcess.child);
+    console.log(`bot ready in ${fmt(botProcess.seconds)} s; slot at ${slot.toISOString()}`);
+    const url = `http://127.0.0.1:${botProcess.value.port}/slack/events`;
+    let hook = 0;
+    const send = (text: string) =>
+      postSignedLean(
+        url,
+        slashCommandBody({ text, userId: 'U0BENCH01', responseUrl: `${slack.baseUrl}/hooks/s${++hook}` }),
+      );
+
+    // Warm-up, as a bot that has been running: token, JIT, chart process.
+    await send(TYPICAL);
+    const warm = await summary(0, 0);
+    const deadline = Date.now() + 30_000;
+    while (
+      (await summary(0, 0)).calls['chat.postMessage'] === warm.calls['chat.postMessage'] &&
+      Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const wait = slot.getTime() - Date.now() - 1_000;
+    if (wait < 0) throw new Error(`the bot was ready ${fmt(-wait / 1000)} s too late for the slot; raise LEAD_MS`);
+    await new Promise((r) => setTimeout(r, wait));
+    const before = await summary(0, 0);
+    const atSlot = new Promise<{ rssMiB: number }>((resolve) =>
+      botProcess.child.once('message', (m) => resolve(m as never)),
+    );
+    botProcess.child.send('rss');
+    const rssAtSlot = (await atSlot).rssMiB;
+    botProcess.child.send('reset');
+
+    // Commands through the burst, COMMAND_RATE a second, until every digest is out.
+    const acks: number[] = [];
+    let sending = true;
+    const pending: Array<Promise<void>> = [];
+    const sender = (async () => {
+      for (let i = 0; sending; i++) {
+        const start = performance.now();
+        pending.push(
+          send(COMMANDS[i % COMMANDS.length] as string).then((status) => {
+            if (status !== 200) throw new Error(`ack answered ${status}`);
+            acks.push(performance.now() - start);
+          }),
+        );
+        await new Promise((r) => setTimeout(r, 1000 / COMMAND_RATE));
+      }
+    })();
+    const expected = REPORTS * CHANNELS.length;
+    const after = await summary(expected, 20 * windowMs + 120_000);
+    sending = false;
+    await sender;
+    await Promise.all(pending);
+    const botStats = new Promise<{
+      peakRssMiB: number;
+      heapUsedMiB: number;
+      loop: { p50: number; p99: number; max: number };
+    }>((resolve) => botProcess.child.once('message', (m) => resolve(m as never)));
+    botProcess.child.send('read');
+    const bot = await botStats;
+    await stop(botProcess.child);
+
+    const delta: Record<string, number> = {};
+    for (const [method, n] of Object.entries(after.calls)) {
+      const made = n - (before.calls[method] ?? 0);
+      if (made > 0) delta[method] = made;
+    }
+    const bound = paceLowerBoundMs(delta, { windowMs }, { 'chat.postMessage': after.maxPostsPerChannel });
+    const toLastDigest = (after.lastDigestMs ?? Number.NaN) - slot.getTime();
+    const toLastUpload = (after.lastUploadMs ?? Number.NaN) - slot.getTime();
+    const limited429 = Object.values(after.rateLimited).reduce((a, b) => a + b, 0);
+    const store = JSON.parse(await readFile(storePath, 'utf8')) as { runs: Array<{ status: string; trigger: string }> };
+    const outcomes: Record<string, number> = {};
+    for (const r of store.runs.filter((r) => r.trigger !== 'manual'))
+      outcomes[r.status] = (outcomes[r.status] ?? 0) + 1;
+
+    console.log(
+      `${after.digests} digests (${REPORTS} reports × ${CHANNELS.length} channels) due ${slot.toISOString()}, Slack windows ${windowMs} ms (factor ${factor}); runs: ${JSON.stringify(outcomes)}, duplicates ${after.duplicates}`,
+    );
+    console.log(`  Web API calls in the burst: ${JSON.stringify(delta)}`);
+    console.log(
+      `  slot → last digest posted ${fmt(toLastDigest / 1000, 2)} s; → last upload done ${fmt(toLastUpload / 1000, 2)} s; rate-limit lower bound ${fmt(bound / 1000, 2)} s → ${fmt(toLastUpload / bound, 3)}× (goal ≤ 1.2×)`,
+    );
+    console.log(`  429s received (all retried after Retry-After): ${limited429} ${JSON.stringify(after.rateLimited)}`);
+    console.log(
+      `  bot RSS ${fmt(rssAtSlot)} MiB at the slot, peak ${fmt(bot.peakRssMiB)} MiB (goal ≤ 400 MB; the chart process is apart); heap used at the end ${fmt(bot.heapUsedMiB)} MiB`,
+    );
+    console.log(
+      `  /pivot ack during the burst (${acks.length} commands at ${COMMAND_RATE}/s): p50 ${fmt(median(acks))} ms, p99 ${fmt(quantile(acks, 0.99))} ms, max ${fmt(Math.max(...acks))} ms (goal p99 ≤ 100 ms); bot event-loop delay p99 ${fmt(bot.loop.p99)} ms`,
+    );
+  } finally {
+    for (const child of children) await stop(child);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
