@@ -19,6 +19,7 @@ export interface Config {
   port: number;
   reporting: ReportingConfig;
   reportsDir: string;
+  /** `PIVOTBOT_STORE`: the JSON file, or a `postgres://` URL (its password is a secret). */
   storePath: string;
   timezone: string;
   admins: readonly string[];
@@ -74,7 +75,10 @@ const envSchema = z
       (v) => `"${v}" is not a whole number of runs (0-100000)`,
     ),
     PIVOTBOT_REPORTS_DIR: z.string().optional(),
-    PIVOTBOT_STORE: z.string().optional(),
+    PIVOTBOT_STORE: optionalVar(
+      (v) => storeUrlProblem(v) === undefined,
+      (v) => `${storeUrlProblem(v)} (got "${hidePassword(v)}")`,
+    ),
     REPORTING_AUTH_URL: optionalVar(isHttpUrl, (v) => `"${v}" is not an http(s) URL`),
     REPORTING_GRAPHQL_URL: optionalVar(isHttpUrl, (v) => `"${v}" is not an http(s) URL`),
     REPORTING_CLIENT_ID: z.string().optional(),
@@ -151,8 +155,45 @@ export function configSecrets(config: Config): string[] {
     config.slack?.signingSecret,
     config.slack?.appToken,
     config.reporting.kind === 'remote' ? config.reporting.clientSecret : undefined,
+    storePassword(config.storePath),
   ];
   return secrets.filter((s): s is string => s !== undefined);
+}
+
+/** The password of a PostgreSQL `PIVOTBOT_STORE`, if any, so logs can scrub it. */
+function storePassword(store: string): string | undefined {
+  if (!/^postgres(ql)?:\/\//i.test(store)) return undefined;
+  try {
+    const password = decodeURIComponent(new URL(store).password);
+    return password === '' ? undefined : password;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `PIVOTBOT_STORE` is a file path, or a PostgreSQL URL (`postgres://user:password@host:5432/db`).
+ * Anything else with a scheme is a mistake worth stopping for rather than a file name.
+ */
+function storeUrlProblem(value: string): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return undefined;
+  if (!/^postgres(ql)?:\/\//i.test(value)) {
+    return 'is a URL but not a PostgreSQL one: use postgres://user:password@host:5432/database, or a file path such as data/pivotbot.json';
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not a valid URL: expected postgres://user:password@host:5432/database';
+  }
+  if (url.hostname === '') return 'names no host: expected postgres://user:password@host:5432/database';
+  if (url.pathname.length <= 1) return 'names no database: expected postgres://user:password@host:5432/database';
+  return undefined;
+}
+
+/** A store URL with its password replaced by `***`, for messages. */
+function hidePassword(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
 }
 
 function splitAdmins(raw: string | undefined): string[] {

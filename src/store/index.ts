@@ -1,9 +1,20 @@
-// Durable state: the lowdb JSON store (versioned, atomic, recoverable) and one repository per record kind.
+// Durable state: the lowdb JSON store (versioned, atomic, recoverable), the PostgreSQL store, and one repository per record kind.
 
 export { createMemoryStore, type MemoryStoreOptions } from './createMemoryStore.js';
 export { type DecodedStore, decodeStoreText } from './decodeStoreText.js';
 export { type Migration, migrations } from './migrations.js';
 export { type OpenStoreOptions, openStore } from './openStore.js';
+export {
+  type CopyCounts,
+  copyStoreData,
+  isPostgresUrl,
+  openPostgresStore,
+  POSTGRES_SCHEMA_VERSION,
+  type PostgresStore,
+  type PostgresStoreOptions,
+  redactUrl,
+  StoreUnavailableError,
+} from './postgres/index.js';
 export {
   type AsyncJobPatch,
   DEFAULT_STORE_LIMITS,

@@ -4,13 +4,17 @@ import { acquireStoreLock } from './acquireStoreLock.js';
 import { createStore } from './createStore.js';
 import { loadStoreFile } from './loadStoreFile.js';
 import { createFileDocument } from './lowDocument.js';
+import { isPostgresUrl, openPostgresStore } from './postgres/index.js';
 import type { Store, StoreLimits } from './Store.js';
 import { StoreWriteFailedError } from './StoreError.js';
 import { type StoreFs, storeFs } from './storeFs.js';
 import { removeIfPresent } from './writeFileDurably.js';
 
 export interface OpenStoreOptions {
-  /** The JSON file (`PIVOTBOT_STORE`, default `data/pivotbot.json`); its folder is created if needed. */
+  /**
+   * The JSON file (`PIVOTBOT_STORE`, default `data/pivotbot.json`; its folder is created if
+   * needed), or a `postgres://` / `postgresql://` URL for the PostgreSQL store.
+   */
   path: string;
   logger: Logger;
   clock?: () => Date;
@@ -24,12 +28,26 @@ export interface OpenStoreOptions {
  * when it is damaged), and returns the repositories. Throws `StoreLockedError` when another
  * live pivotbot holds the lock, `StoreTooNewError` for a file from a newer pivotbot,
  * `StoreCorruptError` when neither the file nor its backup can be used, and
- * `StoreWriteFailedError` when the folder cannot be written.
+ * `StoreWriteFailedError` when the folder cannot be written. A PostgreSQL URL opens the
+ * PostgreSQL store instead (`openPostgresStore`, holding the one-process database lock):
+ * `StoreLockedError` when another pivotbot holds it, `StoreUnavailableError` when the database
+ * cannot be reached.
  *
  * @example const store = await openStore({ path: config.storePath, logger });
  *          try { await store.subscriptions.add({ report, channel, createdBy }); } finally { await store.close(); }
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  if (isPostgresUrl(options.path)) {
+    // One process per database, like the file's lock, until the scheduler shares work across
+    // replicas: a second pivotbot on the same database is refused (STORE_LOCKED).
+    return openPostgresStore({
+      url: options.path,
+      logger: options.logger,
+      exclusive: true,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+    });
+  }
   const path = resolve(options.path);
   const fs = storeFs(options.fs);
   const { logger } = options;
