@@ -82,9 +82,12 @@ export class TokenCache {
     const parsed = tryParse(text);
     if (!response.ok) {
       const message = serverMessage(parsed) ?? (text.length > 0 && text.length < 200 ? text : undefined);
+      // RFC 6749 §5.2 servers name the failure (`invalid_client`…); kept for the log, never shown to users.
+      const oauthError = (parsed as { error?: unknown } | undefined)?.error;
       throw new ReportingAuthError(
         `POST ${pathOf(authUrl)} answered ${response.status}${message ? `: ${message}` : ''}`,
         response.status,
+        typeof oauthError === 'string' && /^[a-z_]+$/.test(oauthError) ? { details: { oauthError } } : {},
       );
     }
     const token = parsed as { access_token?: unknown; expires_in?: unknown; token_type?: unknown } | undefined;

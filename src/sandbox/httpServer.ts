@@ -14,7 +14,7 @@ import type { AsyncJobRunner } from './asyncJobs.js';
 import type { Faults } from './faults.js';
 import { FAULTS_PATH, type FaultsControl, faultsRoute } from './faultsRoute.js';
 import type { UrlSigner } from './signedUrl.js';
-import type { TokenService } from './tokenService.js';
+import { answerTokenRequest, type TokenService } from './tokenService.js';
 
 export interface HttpDeps {
   schema: GraphQLSchema;
@@ -59,7 +59,9 @@ async function readBody(req: IncomingMessage, authStyle: boolean): Promise<strin
     if (size > MAX_BODY) {
       throw new HttpProblem(
         413,
-        authStyle ? { error: { message: 'Request body too large' } } : { error: 'Request body too large' },
+        authStyle
+          ? { error: 'invalid_request', error_description: 'Request body too large' }
+          : { error: 'Request body too large' },
       );
     }
     chunks.push(chunk as Buffer);
@@ -71,41 +73,16 @@ async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, deps: Ht
   const faults = deps.faults();
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   if (deps.random() < faults.tokenHttp5xxRate) {
-    send(res, 503, { error: { message: 'Service unavailable (sandbox fault)' } });
+    send(res, 503, { error: 'temporarily_unavailable', error_description: 'Service unavailable (sandbox fault)' });
     return;
   }
-  const type = (req.headers['content-type'] ?? '').toLowerCase();
   const body = await readBody(req, true);
-  if (!type.startsWith('application/x-www-form-urlencoded')) {
-    send(res, 400, { error: { message: 'Invalid request: content must be application/x-www-form-urlencoded' } });
-    return;
-  }
-  const form = new URLSearchParams(body);
-  if (form.get('grant_type') !== 'client_credentials') {
-    send(res, 400, { error: { message: 'Invalid request: grant_type must be client_credentials' } });
-    return;
-  }
-  let clientId = form.get('client_id');
-  let clientSecret = form.get('client_secret');
-  const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
-  if ((clientId === null || clientSecret === null) && basic !== null) {
-    const decoded = Buffer.from(basic[1] ?? '', 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon > 0) {
-      clientId = decodeURIComponent(decoded.slice(0, colon));
-      clientSecret = decodeURIComponent(decoded.slice(colon + 1));
-    }
-  }
-  if (clientId === null || clientSecret === null || clientId === '' || clientSecret === '') {
-    send(res, 400, { error: { message: 'Invalid request: client_id and client_secret are required' } });
-    return;
-  }
-  const grant = deps.tokens.issue(clientId, clientSecret, faults.tokenTtlSeconds);
-  if (grant === null) {
-    send(res, 401, { error: { message: 'Invalid client credentials' } });
-    return;
-  }
-  send(res, 200, grant, { 'cache-control': 'no-store' });
+  const answer = answerTokenRequest(
+    { contentType: req.headers['content-type'], body, authorization: req.headers.authorization },
+    deps.tokens,
+    faults.tokenTtlSeconds,
+  );
+  send(res, answer.status, answer.body, answer.headers);
 }
 
 async function graphqlEndpoint(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Promise<void> {
@@ -200,7 +177,9 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const route = async (): Promise<void> => {
       if (url.pathname === '/v1/oauth/token') {
-        if (req.method !== 'POST') return send(res, 405, { error: { message: 'Use POST' } }, { allow: 'POST' });
+        if (req.method !== 'POST') {
+          return send(res, 405, { error: 'invalid_request', error_description: 'Use POST' }, { allow: 'POST' });
+        }
         return tokenEndpoint(req, res, deps);
       }
       if (url.pathname === '/graphql' || url.pathname === '/v1/graphql') {

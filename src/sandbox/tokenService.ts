@@ -66,3 +66,89 @@ export class TokenService {
     for (const [token, caller] of this.tokens) if (caller.expiresAt < limit) this.tokens.delete(token);
   }
 }
+
+/** An error of the token endpoint, as RFC 6749 §5.2 shapes it. */
+export interface OAuthError {
+  error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type';
+  error_description: string;
+}
+
+export interface TokenHttpRequest {
+  /** The Content-Type header, if any. */
+  contentType: string | undefined;
+  body: string;
+  /** The Authorization header, if any (HTTP Basic client authentication). */
+  authorization: string | undefined;
+}
+
+export interface TokenHttpAnswer {
+  status: number;
+  body: TokenGrant | OAuthError;
+  headers: Record<string, string>;
+}
+
+/** RFC 6749 §5.1: token answers, errors included, are never cached. */
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+/** RFC 6749 §5.2: a client that tried HTTP Basic and failed is told how to authenticate. */
+const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="pivotbot-sandbox"' };
+
+/**
+ * The token endpoint's decision for one request: a grant (200), or an RFC 6749 §5.2 error —
+ * 400 `invalid_request` (not form-encoded, no grant_type, a parameter twice),
+ * 400 `unsupported_grant_type` (anything but client_credentials), 401 `invalid_client` (no, unknown
+ * or wrong client credentials). Pure apart from minting through `tokens`.
+ *
+ * @example answerTokenRequest({ contentType: 'application/x-www-form-urlencoded', body, authorization: undefined }, tokens, 7200)
+ */
+export function answerTokenRequest(
+  request: TokenHttpRequest,
+  tokens: TokenService,
+  ttlSeconds: number,
+): TokenHttpAnswer {
+  const fail = (
+    status: number,
+    error: OAuthError['error'],
+    description: string,
+    extra: Record<string, string> = {},
+  ) => ({
+    status,
+    body: { error, error_description: description },
+    headers: { ...NO_STORE, ...extra },
+  });
+  if (!(request.contentType ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    return fail(400, 'invalid_request', 'Invalid request: content must be application/x-www-form-urlencoded');
+  }
+  const form = new URLSearchParams(request.body);
+  for (const name of ['grant_type', 'client_id', 'client_secret']) {
+    if (form.getAll(name).length > 1) return fail(400, 'invalid_request', `Invalid request: ${name} is given twice`);
+  }
+  const grantType = form.get('grant_type');
+  if (grantType === null || grantType === '') {
+    return fail(400, 'invalid_request', 'Invalid request: grant_type is required (client_credentials)');
+  }
+  if (grantType !== 'client_credentials') {
+    return fail(400, 'unsupported_grant_type', 'Invalid request: grant_type must be client_credentials');
+  }
+  let clientId = form.get('client_id');
+  let clientSecret = form.get('client_secret');
+  const basic = /^Basic\s+(.+)$/i.exec(request.authorization ?? '');
+  if ((clientId === null || clientSecret === null) && basic !== null) {
+    const decoded = Buffer.from(basic[1] ?? '', 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) {
+      try {
+        clientId = decodeURIComponent(decoded.slice(0, colon));
+        clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+      } catch {
+        return fail(400, 'invalid_request', 'Invalid request: the Basic credentials are not URL-encoded');
+      }
+    }
+  }
+  const challenge = basic === null ? {} : BASIC_CHALLENGE;
+  if (clientId === null || clientSecret === null || clientId === '' || clientSecret === '') {
+    return fail(401, 'invalid_client', 'Client authentication required: client_id and client_secret', challenge);
+  }
+  const grant = tokens.issue(clientId, clientSecret, ttlSeconds);
+  if (grant === null) return fail(401, 'invalid_client', 'Invalid client credentials', challenge);
+  return { status: 200, body: grant, headers: NO_STORE };
+}

@@ -1,4 +1,6 @@
 /** The sandbox over HTTP: the token endpoint, GraphQL auth, error envelopes and faults on demand. */
+
+import { ReportingAuthError, ReportingClient } from '../../../src/reporting/index.js';
 import { type RunningSandbox, runSandboxCommand, startSandbox } from '../../../src/sandbox/index.js';
 import { mintToken, sandboxClient } from '../../support/sandboxClient.js';
 
@@ -29,29 +31,70 @@ describe('POST /v1/oauth/token', () => {
     expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 7200 });
   });
 
-  it('refuses a JSON body with 400 and the auth error envelope', async () => {
-    const res = await post(sandbox.authUrl, JSON.stringify({ grant_type: 'client_credentials' }), {
-      'content-type': 'application/json',
+  it('refuses a JSON body with 400 invalid_request (RFC 6749 §5.2), never cached', async () => {
+    const res = await fetch(sandbox.authUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials' }),
     });
-    expect(res).toEqual({
-      status: 400,
-      body: { error: { message: 'Invalid request: content must be application/x-www-form-urlencoded' } },
+    expect(res.status).toBe(400);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'Invalid request: content must be application/x-www-form-urlencoded',
     });
   });
 
-  it('refuses another grant type (400) and a wrong secret or client (401)', async () => {
+  it('refuses another grant type (400 unsupported_grant_type) and a wrong secret or client (401 invalid_client)', async () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const wrongGrant = await post(
       sandbox.authUrl,
       'grant_type=password&client_id=sandbox&client_secret=sandbox-secret',
       form,
     );
-    expect(wrongGrant.status).toBe(400);
-    expect(wrongGrant.body.error.message).toMatch(/grant_type must be client_credentials/);
-    expect((await mintToken(sandbox, 'sandbox', 'nope')).status).toBe(401);
-    expect((await mintToken(sandbox, 'nobody', 'sandbox-secret')).body).toEqual({
-      error: { message: 'Invalid client credentials' },
+    expect(wrongGrant).toEqual({
+      status: 400,
+      body: { error: 'unsupported_grant_type', error_description: expect.stringMatching(/must be client_credentials/) },
     });
+    const noGrant = await post(sandbox.authUrl, 'client_id=sandbox&client_secret=sandbox-secret', form);
+    expect(noGrant).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await mintToken(sandbox, 'sandbox', 'nope')).toEqual({
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'Invalid client credentials' },
+    });
+    expect((await mintToken(sandbox, 'nobody', 'sandbox-secret')).body).toEqual({
+      error: 'invalid_client',
+      error_description: 'Invalid client credentials',
+    });
+    const wrongBasic = await fetch(sandbox.authUrl, {
+      method: 'POST',
+      headers: { ...form, authorization: `Basic ${Buffer.from('sandbox:nope').toString('base64')}` },
+      body: 'grant_type=client_credentials',
+    });
+    expect(wrongBasic.status).toBe(401);
+    expect(wrongBasic.headers.get('www-authenticate')).toMatch(/^Basic /);
+  });
+
+  it('is turned by the client into its typed errors: 401 asks an admin to check the credentials', async () => {
+    const client = new ReportingClient({
+      authUrl: sandbox.authUrl,
+      graphqlUrl: sandbox.graphqlUrl,
+      clientId: 'sandbox',
+      clientSecret: 'wrong-secret',
+      now: () => new Date('2026-11-21T05:30:00Z'),
+    });
+    const error = await client
+      .pivot({ from: '2026-11-19', to: '2026-11-20', dimensions: [], metrics: [{ name: 'impressions' }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportingAuthError);
+    expect(error).toMatchObject({
+      status: 401,
+      retryable: false,
+      details: { oauthError: 'invalid_client' },
+      message: 'POST /v1/oauth/token answered 401: Invalid client credentials',
+      userMessage: expect.stringContaining('REPORTING_CLIENT_SECRET'),
+    });
+    expect(JSON.stringify(error)).not.toContain('wrong-secret');
   });
 
   it('accepts client credentials in an HTTP Basic header', async () => {

@@ -1,4 +1,4 @@
-import { TokenService } from '../../../src/sandbox/tokenService.js';
+import { answerTokenRequest, TokenService } from '../../../src/sandbox/tokenService.js';
 
 describe('TokenService', () => {
   let now = 1_000_000;
@@ -34,5 +34,61 @@ describe('TokenService', () => {
     expect(tokens.verify(a)).toBeNull();
     expect(tokens.verify(b)).not.toBeNull();
     expect(tokens.issue('a', 'secret-a', 7200)).toBeNull();
+  });
+});
+
+describe('answerTokenRequest (RFC 6749 §5.2 errors)', () => {
+  const tokens = new TokenService(() => 0);
+  tokens.addClient('bot', 'bot-secret');
+  const form = 'application/x-www-form-urlencoded';
+  const basic = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
+
+  it.each([
+    ['a JSON body', 'application/json', '{}', undefined, 400, 'invalid_request'],
+    ['no content type', undefined, 'grant_type=client_credentials', undefined, 400, 'invalid_request'],
+    ['no grant_type', form, 'client_id=bot&client_secret=bot-secret', undefined, 400, 'invalid_request'],
+    ['grant_type twice', form, 'grant_type=client_credentials&grant_type=password', undefined, 400, 'invalid_request'],
+    [
+      'another grant type',
+      form,
+      'grant_type=password&client_id=bot&client_secret=x',
+      undefined,
+      400,
+      'unsupported_grant_type',
+    ],
+    ['no client credentials', form, 'grant_type=client_credentials', undefined, 401, 'invalid_client'],
+    [
+      'a wrong secret',
+      form,
+      'grant_type=client_credentials&client_id=bot&client_secret=nope',
+      undefined,
+      401,
+      'invalid_client',
+    ],
+    [
+      'an unknown client',
+      form,
+      'grant_type=client_credentials&client_id=who&client_secret=bot-secret',
+      undefined,
+      401,
+      'invalid_client',
+    ],
+    ['a wrong Basic pair', form, 'grant_type=client_credentials', basic('bot:nope'), 401, 'invalid_client'],
+  ] as const)('answers %s with %i %s', (_name, contentType, body, authorization, status, error) => {
+    const answer = answerTokenRequest({ contentType, body, authorization }, tokens, 7200);
+    expect(answer).toMatchObject({ status, body: { error, error_description: expect.any(String) } });
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(JSON.stringify(answer.body)).not.toContain('bot-secret');
+    if (authorization !== undefined) expect(answer.headers['www-authenticate']).toMatch(/^Basic realm=/);
+  });
+
+  it('mints for good credentials in the form or in a Basic header', () => {
+    for (const [body, authorization] of [
+      ['grant_type=client_credentials&client_id=bot&client_secret=bot-secret', undefined],
+      ['grant_type=client_credentials', basic('bot:bot-secret')],
+    ] as const) {
+      const answer = answerTokenRequest({ contentType: form, body, authorization }, tokens, 7200);
+      expect(answer).toMatchObject({ status: 200, body: { token_type: 'Bearer', expires_in: 7200 } });
+    }
   });
 });
