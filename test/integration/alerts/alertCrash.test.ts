@@ -1,0 +1,129 @@
+/**
+ * No second parent across crashes: `pivotbot start` as its own process, evaluating a rule that
+ * breaches for two entities every two seconds, SIGKILLed right after the evaluation is stored
+ * (nothing posted yet) and right after each parent is posted (not yet recorded), then started
+ * again on the same store. The channel's history (the parents' metadata) tells each restart which
+ * parents went out: every incident ends with exactly one parent, recorded in the store.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { writeReports } from '../../support/scheduledReports.js';
+import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
+
+const CHANNEL = 'C0GENERAL1';
+
+const REPORT = `title: Spend watch
+description: Spend by platform, watched every two seconds.
+query:
+  dimensions: [appPlatform]
+  metrics: [spend]
+  range: yesterday
+  timezone: UTC
+mode: sync
+deliver:
+  channels: ["${CHANNEL}"]
+alerts:
+  - id: spend-high
+    metric: spend
+    above: 0
+    check: { cron: "*/2 * * * * *", timezone: UTC }
+`;
+
+/** Where each run is killed: the log line the bot writes at that point. */
+const KILLS = ['alert evaluation stored', 'alert parent posted', 'alert parent posted'] as const;
+
+describe('alert parents across SIGKILLs', () => {
+  let slack: SlackTestServer;
+  let sandbox: RunningSandbox;
+  let dir: string;
+  let reports: string;
+
+  beforeAll(async () => {
+    slack = await new SlackTestServer().start();
+    sandbox = await startSandbox({ port: 0, scale: 'small' });
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-alert-crash-'));
+    reports = await writeReports(dir, { 'spend-watch': REPORT });
+  });
+
+  afterAll(async () => {
+    await sandbox?.stop();
+    await slack?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function start(): { child: ChildProcess; lines: AsyncIterable<string>; exited: Promise<void> } {
+    const child = spawn(process.execPath, ['bin/pivotbot.js', 'start'], {
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: 'debug',
+        SLACK_BOT_TOKEN: 'xoxb-crash-test',
+        SLACK_SIGNING_SECRET: 'crash-test-secret',
+        SLACK_API_URL: slack.apiUrl,
+        PORT: '0',
+        REPORTING_AUTH_URL: sandbox.authUrl,
+        REPORTING_GRAPHQL_URL: sandbox.graphqlUrl,
+        REPORTING_CLIENT_ID: sandbox.clientId,
+        REPORTING_CLIENT_SECRET: sandbox.clientSecret,
+        PIVOTBOT_REPORTS_DIR: reports,
+        PIVOTBOT_STORE: join(dir, 'store', 'pivotbot.json'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stderr?.resume();
+    return { child, lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }), exited };
+  }
+
+  /** Runs the bot until it logs `point`, then SIGKILLs it; false when the point never came. */
+  async function runUntil(point: string, deadlineMs: number): Promise<boolean> {
+    const bot = start();
+    const timer = setTimeout(() => bot.child.kill('SIGKILL'), deadlineMs);
+    let hit = false;
+    try {
+      for await (const line of bot.lines) {
+        if (line.includes(`"msg":"${point}"`)) {
+          bot.child.kill('SIGKILL');
+          hit = true;
+          break;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      bot.child.kill('SIGKILL');
+      await bot.exited;
+    }
+    return hit;
+  }
+
+  const parents = (): StoredMessage[] =>
+    slack.messages.filter((m) => m.metadata?.event_type === 'pivotbot_alert' && m.threadTs === undefined);
+
+  it('posts one parent per incident, whichever point of posting the bot dies at', async () => {
+    const hits: boolean[] = [];
+    for (const point of KILLS) hits.push(await runUntil(point, 15_000));
+    // Killed after storing with nothing posted, then after each of the two parents.
+    expect(hits).toEqual([true, true, true]);
+    expect(parents()).toHaveLength(2);
+
+    // A last run, let go on: it finds the second parent in the history, posts nothing more.
+    const last = start();
+    last.child.stdout?.resume();
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    last.child.kill('SIGTERM');
+    await last.exited;
+
+    const entities = parents().map((m) => String(m.metadata?.event_payload.entity));
+    expect(entities.sort()).toEqual(['appPlatform=ANDROID', 'appPlatform=IOS']);
+    const store = JSON.parse(await readFile(join(dir, 'store', 'pivotbot.json'), 'utf8')) as {
+      incidents: Array<{ entityKey: string; state: string; threadTs?: string }>;
+    };
+    const open = store.incidents.filter((i) => i.state === 'open');
+    expect(open).toHaveLength(2);
+    const byEntity = new Map(parents().map((m) => [String(m.metadata?.event_payload.entity), m.ts]));
+    for (const incident of open) expect(incident.threadTs).toBe(byEntity.get(incident.entityKey));
+  }, 120_000);
+});
