@@ -14,6 +14,7 @@ const GRAMMAR_PHRASES: Readonly<Record<string, string>> = {
 };
 
 const MAX_PHRASE_WORDS = 5;
+const NONE: ReadonlyArray<{ words: readonly string[]; word: string }> = [];
 
 /**
  * The glossary as the parser and compiler use it: one index of every word (built-in terms, then the
@@ -25,9 +26,8 @@ const MAX_PHRASE_WORDS = 5;
 export class GlossaryIndex {
   readonly terms: readonly GlossaryTerm[];
   private readonly byWord = new Map<string, GlossaryTerm>();
-  /** Phrase → the word the parser reads (the phrase itself, or a grammar word). */
-  private readonly phrases = new Map<string, string>();
-  private readonly firstWords = new Set<string>();
+  /** First word → the phrases it starts (longest first) and the word each reads as. */
+  private readonly byFirstWord = new Map<string, Array<{ words: readonly string[]; word: string }>>();
 
   constructor(terms: readonly GlossaryTerm[]) {
     this.terms = terms;
@@ -48,21 +48,11 @@ export class GlossaryIndex {
   }
 
   /**
-   * The longest phrase starting at `words[0]`: how many words it spans and the word to read
-   * instead, or undefined when none starts there.
+   * The phrases that start with this lower-case word, longest first: their words and the word the
+   * parser reads instead. Empty for most words.
    */
-  phraseAt(words: readonly string[]): { length: number; word: string } | undefined {
-    if (!this.startsPhrase(words[0] ?? '')) return undefined;
-    for (let n = Math.min(MAX_PHRASE_WORDS, words.length); n >= 2; n--) {
-      const word = this.phrases.get(words.slice(0, n).join(' '));
-      if (word !== undefined) return { length: n, word };
-    }
-    return undefined;
-  }
-
-  /** True when some phrase starts with this (lower-case) word. */
-  startsPhrase(word: string): boolean {
-    return this.firstWords.has(word);
+  phrasesFrom(word: string): ReadonlyArray<{ words: readonly string[]; word: string }> {
+    return this.byFirstWord.get(word) ?? NONE;
   }
 
   /**
@@ -123,9 +113,12 @@ export class GlossaryIndex {
 
   private addPhrase(phrase: string, word: string): void {
     const words = phrase.split(' ');
+    const first = words[0] ?? '';
     if (words.length > MAX_PHRASE_WORDS) return;
-    this.phrases.set(phrase, word);
-    this.firstWords.add(words[0] ?? '');
+    const list = (this.byFirstWord.get(first) ?? []).filter((p) => p.words.join(' ') !== phrase);
+    list.push({ words, word });
+    list.sort((a, b) => b.words.length - a.words.length);
+    this.byFirstWord.set(first, list);
   }
 }
 

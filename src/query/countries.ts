@@ -76,7 +76,7 @@ export const COUNTRY_NAMES: readonly string[] = [...BY_NAME.keys()];
  */
 export function countryCodeOf(text: string): string | undefined {
   const lower = text.toLowerCase();
-  const named = BY_NAME.get(lower) ?? BY_NAME.get(lower.trim().replace(/\s+/g, ' '));
+  const named = BY_NAME.get(lower) ?? (/\s/.test(lower) ? BY_NAME.get(lower.trim().replace(/\s+/g, ' ')) : undefined);
   if (named) return named;
   // Any two letters are a code: a real account has countries this table does not name.
   return /^[a-z]{2}$/.test(lower) ? lower.toUpperCase() : undefined;
@@ -84,6 +84,9 @@ export function countryCodeOf(text: string): string | undefined {
 
 /** True when the text is a country name of the table (not a bare code). */
 export function isCountryName(text: string): boolean {
+  if (BY_NAME.has(text)) return true;
+  // The parser passes lower-case single words: most are no country, and need no copy to say so.
+  if (!/[A-Z\s]/.test(text)) return false;
   const lower = text.toLowerCase();
-  return BY_NAME.has(lower) || BY_NAME.has(lower.trim().replace(/\s+/g, ' '));
+  return BY_NAME.has(lower) || (/\s/.test(lower) && BY_NAME.has(lower.trim().replace(/\s+/g, ' ')));
 }

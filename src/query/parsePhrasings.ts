@@ -175,7 +175,7 @@ const PLATFORMS: Readonly<Record<string, string>> = {
   google: 'ANDROID',
 };
 
-/** True when the word is a platform or a country name (not a bare code): a filter in any place. */
+/** True when the (lower-case) word is a platform or a country name, not a bare code: a filter in any place. */
 export function isBareValue(word: string): boolean {
   return PLATFORMS[word] !== undefined || isCountryName(word);
 }
