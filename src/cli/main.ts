@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { PivotbotError } from '../core/index.js';
 import { registerDemo } from './commands/demo.js';
 import { type CliIo, CommandExit } from './commands/io.js';
+import { registerMigrateStore } from './commands/migrateStore.js';
 import { registerQuery } from './commands/query.js';
 import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -24,6 +25,7 @@ export function buildProgram(io: CliIo): Command {
     registerValidate,
     registerSchedule,
     registerDemo,
+    registerMigrateStore,
   ]) {
     register(program, io);
   }

@@ -8,6 +8,8 @@ export {
   type CopyCounts,
   copyStoreData,
   isPostgresUrl,
+  type MigrateStoreFileResult,
+  migrateStoreFile,
   openPostgresStore,
   POSTGRES_SCHEMA_VERSION,
   type PostgresStore,

@@ -2,6 +2,7 @@
 
 export { type CopyCounts, copyStoreData } from './copyStoreData.js';
 export { LOCK_CLASS, MIGRATION_LOCK_ID, migratePostgres, SINGLE_PROCESS_LOCK_ID } from './migratePostgres.js';
+export { type MigrateStoreFileResult, migrateStoreFile } from './migrateStoreFile.js';
 export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './openPostgresStore.js';
 export { StoreUnavailableError } from './postgresErrors.js';
 export { POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
