@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import { didYouMean, suggest } from '../core/index.js';
-import { getDimension, getMetric } from '../reporting/index.js';
+import { findDimension, findMetric, getDimension, getMetric } from '../reporting/index.js';
 import type { LoadedReports, ReportProblem } from '../reports/index.js';
 import type { Scalar } from './ast.js';
 import { compileQuery } from './compileQuery.js';
@@ -79,6 +79,10 @@ export function parseWorkspaceGlossary(
         const near = suggest(name, ENTRY_KEYS);
         at(item.key as Node, `unknown key "${name}".${didYouMean(near)} Keys: ${ENTRY_KEYS.join(', ')}.`, path, near);
       }
+    }
+    if (findMetric(word) || findDimension(word)) {
+      at(pair.key as Node, `"${word}" is a catalog name already; it always means the catalog's field`, path);
+      continue;
     }
     const metric = entry.get('metric', true);
     const dimension = entry.get('dimension', true);

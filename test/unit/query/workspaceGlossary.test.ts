@@ -56,6 +56,7 @@ describe('the workspace glossary', () => {
     ['words:\n  buys: spend\n', 2, 9, 'each word maps to'],
     ['words:\n  geo2:\n    dimension: contry\n', 3, 16, 'Unknown dimension "contry"'],
     ['words: {\n', 2, 1, 'YAML:'],
+    ['words:\n  Spend:\n    metric: eventValue\n', 2, 3, '"spend" is a catalog name already'],
   ])('reports %j at its line and column', (text, line, col, message) => {
     const { problems } = parseWorkspaceGlossary(text, FILE);
     expect(problems[0]).toMatchObject({ file: FILE, line, col });
