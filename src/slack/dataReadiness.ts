@@ -2,8 +2,9 @@
  * `schedule.waitForData`: before a digest of a range that ends at or just before now is posted,
  * its value of one metric is compared with the same span a week earlier (same weekdays), so a
  * digest of data that has not fully arrived waits instead of posting numbers that look like a
- * collapse. The decision itself is `dataWaitAction` (src/scheduler); this file asks the Reporting
- * Service for the two numbers.
+ * collapse. The decision itself is `dataWaitAction` (src/scheduler); this file gets the two
+ * numbers from one pivot: the metric by day (by hour for hour ranges) from a week before the range
+ * to its end, summed over the range's buckets and over the week-earlier span's.
  */
 import type { MetricSelection, PivotRequest, PivotRow, ReportingClient } from '../reporting/index.js';
 import {
@@ -19,20 +20,21 @@ import { formatDuration, type WaitForData } from '../scheduler/index.js';
 /** A range "ends at or just before now" when its end is later than a day before now (yesterday, today). */
 export const RECENT_RANGE_MS = 86_400_000;
 
-/** The two totals-only pivots of one check: the range, and the same span a week earlier. */
+/** The one pivot of a check, and the two spans its rows are summed over. */
 export interface DataCheckPlan {
   metricKey: string;
   range: ResolvedRange;
+  /** The same span a week earlier (same weekdays). */
   baselineRange: ResolvedRange;
-  current: PivotRequest;
-  baseline: PivotRequest;
+  /** The metric by `date` bucket from the baseline's start to the range's end. */
+  request: PivotRequest;
 }
 
 /**
  * What a check asks for, or undefined when there is nothing to wait for: the range ended more
  * than a day before `now` (its data is in), or the report has no pivot. Ranges are compiled as
- * the digest compiles them (as of `asOf`, the slot), filters and cleanup included, with no
- * dimensions and only the metric (the report's own selection of it when it has one).
+ * the digest compiles them (as of `asOf`, the slot), filters and cleanup included; the pivot has
+ * only the `date` dimension and the metric (the report's own selection of it when it has one).
  *
  * @example dataCheckPlan(definition, { metric: 'impressions', minShare: 0.5, waitMs: 7_200_000 }, { asOf: slot, now, defaultTimeZone: 'UTC' })
  */
@@ -48,13 +50,18 @@ export function dataCheckPlan(
   const metric = ownSelection(request.metrics, rule.metric) ?? (canonicalMetric(rule.metric) as MetricSelection);
   const metricKey = metric.alias ?? metric.name;
   const baselineRange = previousRange(compiled.range, 'same_period_last_week');
-  const totalsOnly: PivotRequest = { ...request, dimensions: [], metrics: [metric] };
+  const granularity = compiled.range.unit === 'hour' ? 'HOURLY' : 'DAILY';
   return {
     metricKey,
     range: compiled.range,
     baselineRange,
-    current: totalsOnly,
-    baseline: { ...totalsOnly, from: baselineRange.from, to: baselineRange.to },
+    request: {
+      ...request,
+      from: baselineRange.from,
+      to: compiled.range.to,
+      dimensions: [{ name: 'date', args: { granularity } }],
+      metrics: [metric],
+    },
   };
 }
 
@@ -69,25 +76,36 @@ function ownSelection(metrics: readonly MetricSelection[], written: string): Met
   return metrics.find((m) => m.name === name && !m.args);
 }
 
-/** The metric's total in a totals-only answer (its one row when the service sends no totals). */
-export function metricTotal(answer: { rows: readonly PivotRow[]; totals?: PivotRow }, key: string): number {
-  const raw = answer.totals?.[key] ?? answer.rows[0]?.[key];
-  const value = typeof raw === 'string' ? Number(raw) : raw;
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+/**
+ * The metric summed over the range's buckets and over the baseline's (a bucket counts where its
+ * start falls; the spans may overlap for ranges longer than a week). Rows without a readable date
+ * or number count as nothing.
+ */
+export function sumBySpan(
+  rows: readonly PivotRow[],
+  plan: Pick<DataCheckPlan, 'metricKey' | 'range' | 'baselineRange'>,
+): { value: number; baseline: number } {
+  let value = 0;
+  let baseline = 0;
+  for (const row of rows) {
+    const at = typeof row.date === 'string' ? Date.parse(row.date) : Number.NaN;
+    const raw = row[plan.metricKey];
+    const amount = typeof raw === 'string' ? Number(raw) : raw;
+    if (Number.isNaN(at) || typeof amount !== 'number' || !Number.isFinite(amount)) continue;
+    if (at >= plan.range.fromMs && at < plan.range.toMs) value += amount;
+    if (at >= plan.baselineRange.fromMs && at < plan.baselineRange.toMs) baseline += amount;
+  }
+  return { value, baseline };
 }
 
-/** Runs a check's two pivots at once. */
+/** Runs a check's pivot. */
 export async function measureData(
   plan: DataCheckPlan,
   client: Pick<ReportingClient, 'pivot'>,
   signal?: AbortSignal,
 ): Promise<{ value: number; baseline: number }> {
-  const options = signal ? { signal } : {};
-  const [current, baseline] = await Promise.all([
-    client.pivot(plan.current, options),
-    client.pivot(plan.baseline, options),
-  ]);
-  return { value: metricTotal(current, plan.metricKey), baseline: metricTotal(baseline, plan.metricKey) };
+  const answer = await client.pivot(plan.request, signal ? { signal } : {});
+  return sumBySpan(answer.rows, plan);
 }
 
 /** The line a digest posted after its wait carries when the data is still short. */

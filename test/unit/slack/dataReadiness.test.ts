@@ -1,6 +1,6 @@
 import { parseReportText, type ReportDefinition } from '../../../src/reports/index.js';
 import { dataWaitAction } from '../../../src/scheduler/index.js';
-import { dataCheckPlan, incompleteDataNotice, metricTotal } from '../../../src/slack/dataReadiness.js';
+import { dataCheckPlan, incompleteDataNotice, sumBySpan } from '../../../src/slack/dataReadiness.js';
 
 const slot = new Date('2026-11-20T09:00:00Z'); // a Friday
 const rule = { metric: 'impressions', minShare: 0.5, waitMs: 7_200_000 };
@@ -35,12 +35,17 @@ describe('dataCheckPlan', () => {
     ],
   ])('checks %s against the same weekdays a week earlier', (_name, range, now, [from, baselineFrom]) => {
     const plan = at(range, now);
-    expect(plan?.current.from.slice(0, 10)).toBe(from);
-    expect(plan?.baseline.from.slice(0, 10)).toBe(baselineFrom);
-    expect(plan?.baseline.to).toBe(plan?.baselineRange.to);
-    // Totals only: no dimensions, the one metric.
-    expect(plan?.current.dimensions).toEqual([]);
-    expect(plan?.current.metrics).toEqual([{ name: 'impressions' }]);
+    expect(plan?.range.from.slice(0, 10)).toBe(from);
+    expect(plan?.baselineRange.from.slice(0, 10)).toBe(baselineFrom);
+    // One pivot: the metric by day, from the baseline's start to the range's end.
+    expect(plan?.request.from).toBe(plan?.baselineRange.from);
+    expect(plan?.request.to).toBe(plan?.range.to);
+    expect(plan?.request.dimensions).toEqual([{ name: 'date', args: { granularity: 'DAILY' } }]);
+    expect(plan?.request.metrics).toEqual([{ name: 'impressions' }]);
+  });
+
+  it('asks by hour for an hour range', () => {
+    expect(at('last_24_hours')?.request.dimensions).toEqual([{ name: 'date', args: { granularity: 'HOURLY' } }]);
   });
 
   it.each([
@@ -57,21 +62,43 @@ describe('dataCheckPlan', () => {
       { asOf: slot, now: slot, defaultTimeZone: 'UTC' },
     );
     expect(plan?.metricKey).toBe('imps');
-    expect(plan?.current.metrics).toEqual([{ name: 'impressions', alias: 'imps' }]);
-    expect(plan?.current.filter).toBeDefined();
-    expect(plan?.baseline.filter).toEqual(plan?.current.filter);
+    expect(plan?.request.metrics).toEqual([{ name: 'impressions', alias: 'imps' }]);
+    expect(plan?.request.filter).toBeDefined();
   });
 });
 
-describe('metricTotal', () => {
+describe('sumBySpan', () => {
+  const plan = dataCheckPlan(
+    definition('metrics: [impressions]\nrange: last_7_days\ntimezone: America/Sao_Paulo'),
+    rule,
+    {
+      asOf: slot,
+      now: slot,
+      defaultTimeZone: 'UTC',
+    },
+  );
+  const day = (date: string, impressions: unknown) => ({ date: `${date}T00:00:00-03:00`, impressions });
+
+  it("sums the range and the week-earlier span from one answer by day, on the report zone's days", () => {
+    // last_7_days as of Fri 20 Nov (Sao Paulo): 13-19 Nov; a week earlier: 6-12 Nov.
+    const rows = [
+      day('2026-11-05', 1000), // before both
+      day('2026-11-06', 10),
+      day('2026-11-12', 20),
+      day('2026-11-13', 1),
+      day('2026-11-19', 2),
+      day('2026-11-20', 1000), // today: after the range
+    ];
+    expect(sumBySpan(rows as never, plan as never)).toEqual({ value: 3, baseline: 30 });
+  });
+
   it.each([
-    ['totals', { rows: [], totals: { impressions: 120 } }, 120],
-    ['the one row without totals', { rows: [{ impressions: 80 }] }, 80],
-    ['a Long as a string', { rows: [], totals: { impressions: '12345678901' } }, 12345678901],
-    ['no data at all', { rows: [] }, 0],
-    ['a null', { rows: [], totals: { impressions: null } }, 0],
-  ])('reads %s', (_name, answer, expected) => {
-    expect(metricTotal(answer as never, 'impressions')).toBe(expected);
+    ['a Long as a string', [day('2026-11-13', '12345678901')], 12345678901],
+    ['a null', [day('2026-11-13', null)], 0],
+    ['a row without a date', [{ impressions: 5 }], 0],
+    ['no rows at all', [], 0],
+  ])('reads %s', (_name, rows, expected) => {
+    expect(sumBySpan(rows as never, plan as never).value).toBe(expected);
   });
 });
 
