@@ -18,6 +18,7 @@ import {
 } from '../render/index.js';
 import type { ReportingClient } from '../reporting/index.js';
 import { formatReportProblem, type LoadedReport, loadReports, runReport } from '../reports/index.js';
+import { demoAlerts } from './demoAlerts.js';
 import { clientFor } from './openReporting.js';
 import { writeDigestFiles } from './writeDigestFiles.js';
 
@@ -43,6 +44,8 @@ export interface DemoReportResult {
 
 export interface DemoResult {
   reports: DemoReportResult[];
+  /** The example reports' alert rules, evaluated once at the demo's instant. */
+  alerts: { evaluated: number; opened: number; failed: Array<{ id: string; reason: string }> };
   /** Definitions that did not load, with their file:line problems. */
   broken: Array<{ id: string; reason: string }>;
   durationMs: number;
@@ -150,6 +153,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const sandbox = await startSandbox({ port: 0, scale: 'small', now, logger });
   const results: DemoReportResult[] = [];
   const entries: PreviewEntry[] = [];
+  let alerts: Awaited<ReturnType<typeof demoAlerts>> = { entries: [], evaluated: 0, opened: 0, failed: [], files: [] };
   try {
     const client = clientFor(sandbox, logger);
     for (const report of loaded.reports) {
@@ -160,6 +164,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         `${one.result.ok ? 'ok  ' : 'FAIL'} ${report.id} (${Math.round(one.result.durationMs)} ms)${one.result.error ? `: ${one.result.error}` : ''}`,
       );
     }
+    // Alerts after digests, as the scheduler evaluates them when a report's schedule fires.
+    alerts = await demoAlerts(loaded.reports, { client, now, outDir: options.outDir, logger, renderer });
+    entries.push(...alerts.entries);
+    progress(
+      `alerts: ${alerts.evaluated} rule(s) evaluated, ${alerts.opened} incident(s) opened${alerts.failed.length ? `, ${alerts.failed.length} failed` : ''}`,
+    );
   } finally {
     await sandbox.stop();
   }
@@ -180,10 +190,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     durationMs,
     reportCount: results.length + broken.length,
     entries,
-    failures: [...broken, ...results.filter((r) => !r.ok).map((r) => ({ id: r.id, reason: r.error ?? 'failed' }))],
+    failures: [
+      ...broken,
+      ...results.filter((r) => !r.ok).map((r) => ({ id: r.id, reason: r.error ?? 'failed' })),
+      ...alerts.failed,
+    ],
   });
   await writeFile(indexPath, html);
-  return { reports: results, broken, durationMs, indexPath };
+  const { evaluated, opened, failed } = alerts;
+  return { reports: results, alerts: { evaluated, opened, failed }, broken, durationMs, indexPath };
 }
 
 /** For a caught error: the message without a stack, for the terminal. */

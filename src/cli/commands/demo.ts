@@ -6,7 +6,9 @@ import { type CliIo, CommandExit } from './io.js';
 export function registerDemo(program: Command, io: CliIo): void {
   program
     .command('demo')
-    .description('start the sandbox, run every report, write out/ with an index.html preview, exit')
+    .description(
+      'start the sandbox, run every report and evaluate its alerts, write out/ with an index.html preview, exit',
+    )
     .option('--out <dir>', 'output folder', 'out')
     .option('--reports <dir>', 'report definitions folder (default: PIVOTBOT_REPORTS_DIR or reports)')
     .action(async (options: { out: string; reports?: string }) => {
@@ -14,11 +16,12 @@ export function registerDemo(program: Command, io: CliIo): void {
       const result = await runDemo({ reportsDir, outDir: options.out, progress: (line) => io.out(`${line}\n`) });
       const failed = result.reports.filter((r) => !r.ok);
       for (const b of result.broken) io.err(`broken definition ${b.id}: ${b.reason}\n`);
+      for (const a of result.alerts.failed) io.err(`alert rule ${a.id} could not be evaluated: ${a.reason}\n`);
       io.out(
         `\n${result.reports.length - failed.length}/${result.reports.length} reports ran in ${(result.durationMs / 1000).toFixed(1)} s` +
           `${result.broken.length > 0 ? `, ${result.broken.length} definitions did not load` : ''}.\n` +
           `Open ${result.indexPath} to see every message as Slack would show it.\n`,
       );
-      if (failed.length > 0 || result.broken.length > 0) throw new CommandExit(1);
+      if (failed.length > 0 || result.broken.length > 0 || result.alerts.failed.length > 0) throw new CommandExit(1);
     });
 }

@@ -37,6 +37,7 @@ describe('pivotbot demo', () => {
 
   it('runs every report and exits 0', () => {
     expect(output).toContain(`${reportIds.length}/${reportIds.length} reports ran`);
+    expect(output).toMatch(/alerts: [1-9]\d* rule\(s\) evaluated, [1-9]\d* incident\(s\) opened\n/);
     expect(code).toBe(0);
   });
 
@@ -73,6 +74,23 @@ describe('pivotbot demo', () => {
     expect(summary).toContain(`${reportIds.length} reports`);
     expect(summary).toContain('0 failures');
     expect(await page.locator('.b-actions').count()).toBeGreaterThanOrEqual(reportIds.length);
+    // daily-kpi's cpi-unusual fires on the sandbox's planted CPI spike: its thread is shown, the
+    // parent from the real evaluation, the reminder and resolution marked as simulated.
+    const thread = page.locator('[data-report="daily-kpi--cpi-unusual--appPlatform-IOS"]');
+    expect(await thread.count()).toBe(1);
+    const threadText = (await thread.textContent()) ?? '';
+    expect(threadText).toContain('CPI unusual for the weekday');
+    expect(threadText).toContain('Acknowledge');
+    expect(threadText).toContain('2 replies');
+    expect(threadText).toContain('Still breached');
+    expect(threadText).toContain('Resolved');
+    expect(threadText.match(/Simulated in the demo/g)).toHaveLength(2);
+    expect(await thread.locator('img').count()).toBe(1);
+    // The summary says which rules ran; none is left unevaluated in the demo.
+    const alerts = (await page.locator('[data-report="alerts--summary"]').textContent()) ?? '';
+    expect(alerts).toMatch(/\d+ open incidents?/);
+    expect(alerts).toContain('CPI unusual for the weekday');
+    expect(alerts).not.toContain('not evaluated yet');
     await page.screenshot({ path: join(out, 'index.png'), fullPage: false });
     if (process.env.PIVOTBOT_KEEP_SCREENSHOT)
       await writeFile(process.env.PIVOTBOT_KEEP_SCREENSHOT, await readFile(join(out, 'index.png')));
