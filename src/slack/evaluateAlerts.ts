@@ -16,6 +16,7 @@ import {
   type RuleThreads,
   replyInThreads,
   ruleRange,
+  type ThreadDeps,
 } from './alertThreads.js';
 import type { DigestDeps } from './deliverDigest.js';
 
@@ -85,21 +86,43 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
     }
   }
 
-  // Parents first: every open incident of the rule that lacks one (opened now, or by an attempt that died).
+  const posted = await deliverTransitions(threads, transitions, deps, { chartPoints, attempt: run.attempt });
+  outcome.parents = posted.parents;
+  outcome.replies = posted.replies;
+  outcome.edits = posted.edits;
+  deps.logger.debug({ ...where, ...outcome }, 'alert slot delivered');
+  return {};
+}
+
+/**
+ * Tells the threads what one evaluation of a rule decided, after its state is stored: first a
+ * parent for every open incident that lacks one (opened now, or by an attempt that died; those
+ * after a history check), then the replies and parent edits of the other transitions.
+ *
+ * @example await deliverTransitions(threads, evaluation.transitions, deps, { attempt: 1 })
+ */
+export async function deliverTransitions(
+  threads: RuleThreads,
+  transitions: readonly AlertTransition[],
+  deps: ThreadDeps,
+  options: { attempt: number; chartPoints?: ReadonlyMap<string, ReadonlyArray<{ at: string; value: number }>> },
+): Promise<Omit<AlertSlotOutcome, 'transitions'>> {
+  const { report, rule, channels } = threads;
+  const store = deps.store.incidents;
+  const outcome = { parents: 0, replies: 0, edits: 0 };
   const openedNow = new Set(transitions.filter((t) => t.kind === 'open').map((t) => t.incident.id));
   for (const incident of store.listByReportRule(report.id, rule.id)) {
     if (incident.state !== 'open') continue;
     const missing = incident.threadTs === undefined || (incident.threads?.length ?? 0) < channels.length - 1;
     if (!missing) continue;
     const before = countParents(incident);
-    const points = chartPoints.get(incident.id);
+    const points = options.chartPoints?.get(incident.id);
     const done = await ensureParents(threads, incident, deps, {
-      checkHistory: !openedNow.has(incident.id) || run.attempt > 1,
+      checkHistory: !openedNow.has(incident.id) || options.attempt > 1,
       ...(points ? { chartPoints: points } : {}),
     });
     outcome.parents += countParents(done) - before;
   }
-
   for (const t of transitions) {
     if (t.kind === 'open') continue;
     const incident = store.get(t.incident.id) ?? t.incident;
@@ -116,8 +139,7 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
             : 'bigMove';
     outcome.replies += await replyInThreads(threads, incident, kind, input, deps);
   }
-  deps.logger.debug({ ...where, ...outcome }, 'alert slot delivered');
-  return {};
+  return outcome;
 }
 
 function countParents(incident: AlertIncident): number {

@@ -33,7 +33,7 @@ export {
   runAndDeliver,
   TABLE_ROWS,
 } from './deliverRun.js';
-export { type AlertSlotOutcome, evaluateAlertSlot } from './evaluateAlerts.js';
+export { type AlertSlotOutcome, deliverTransitions, evaluateAlertSlot } from './evaluateAlerts.js';
 export { type HomeInput, homeView } from './homeView.js';
 export { helpMessage, listMessage, scheduleText, showMessage, statusMessage } from './infoMessages.js';
 export {
