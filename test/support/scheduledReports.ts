@@ -5,7 +5,14 @@ import { join } from 'node:path';
  * A report definition that posts a digest every `everySeconds` seconds (a seconds field in cron,
  * so scheduler tests run in seconds of real time), with a chart and its CSV.
  */
-export function secondsReport(options: { title: string; channels: string[]; everySeconds: number; catchUp?: string }) {
+export function secondsReport(options: {
+  title: string;
+  channels: string[];
+  everySeconds: number;
+  catchUp?: string;
+  /** Draw a chart (default true); without one, no chart process starts. */
+  chart?: boolean;
+}) {
   return `title: ${options.title}
 description: Spend and installs by platform, for scheduler tests.
 query:
@@ -14,8 +21,7 @@ query:
   range: yesterday
 present:
   headline: [spend, installs, installsCpi]
-  compare: previous_period
-  chart: { type: bar, x: appPlatform, series: [spend] }
+  compare: previous_period${options.chart === false ? '' : '\n  chart: { type: bar, x: appPlatform, series: [spend] }'}
 mode: sync
 schedule:
   cron: "*/${options.everySeconds} * * * * *"
