@@ -85,11 +85,11 @@ export async function postbackShare(db: SandboxDb, args: PostbackShareArgs): Pro
     const params = new SqlParams();
     const conds = where(args, params).join(' AND ');
     const revenue = args.includeRevenue ? `SUM(${revenueExpr(args.revenueKey, params)})` : 'NULL::DOUBLE';
-    const rows = await db.query(
+    const statement = params.finish(
       `SELECT ${keyExpr(key, params)} AS value, count(*)::BIGINT AS n, ${revenue} AS revenue
        FROM postbacks WHERE ${conds} GROUP BY ALL ORDER BY n DESC, value NULLS LAST`,
-      params.values,
     );
+    const rows = await db.query(statement.sql, statement.values);
     const total = rows.reduce((sum, r) => sum + Number(r.n), 0);
     const totalRevenue = args.includeRevenue ? rows.reduce((sum, r) => sum + Number(r.revenue ?? 0), 0) : null;
     results.push({

@@ -24,4 +24,26 @@ export class SqlParams {
     }
     return placeholder;
   }
+
+  /**
+   * The statement and the values it uses, renumbered `$1…$n` in order of first use. A value
+   * registered for text that did not end up in the statement (the zone of a query with no local
+   * time in it) would otherwise be one value too many for DuckDB to bind. The text holds no request
+   * value, so every `$n` in it is a placeholder of ours.
+   */
+  finish(sql: string): { sql: string; values: SqlValue[] } {
+    const renumbered = new Map<number, string>();
+    const values: SqlValue[] = [];
+    const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
+      const index = Number(n);
+      let placeholder = renumbered.get(index);
+      if (placeholder === undefined) {
+        values.push(this.values[index - 1] as SqlValue);
+        placeholder = `$${values.length}`;
+        renumbered.set(index, placeholder);
+      }
+      return placeholder;
+    });
+    return { sql: text, values };
+  }
 }

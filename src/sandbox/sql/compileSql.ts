@@ -317,7 +317,8 @@ SELECT ${rowSelect} FROM kept`;
     sql += `\nUNION ALL\nSELECT ${totalsSelect} FROM (SELECT ${sums.join(', ')} FROM kept)`;
   }
   sql += `\nORDER BY __t${outer.map((_, i) => `, k${i}`).join('')}`;
-  return { sql, params: params.values, columns };
+  const bound = params.finish(sql);
+  return { sql: bound.sql, params: bound.values, columns };
 }
 
 /** Macros the compiled SQL uses; created once per database. */

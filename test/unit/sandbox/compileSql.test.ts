@@ -208,3 +208,26 @@ describe('request values are bound, never SQL text', () => {
     expect(sql.match(/f\.event_id = \$\d+/g)?.length).toBe(1);
   });
 });
+
+describe('the bound statement', () => {
+  it('binds exactly the values its text uses, numbered in order (a zone no local time needed is left out)', () => {
+    const { sql, params } = compilePivot({
+      ...base,
+      from: { kind: 'instant', iso: '2026-11-01T03:00:00.000Z' },
+      timeZone: 'America/Sao_Paulo',
+      dimensions: [field('countryCode')],
+      metrics: [field('spend')],
+    });
+    const used = [...new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))];
+    expect(used).toEqual(params.map((_, i) => i + 1));
+    expect(params).not.toContain('America/Sao_Paulo');
+  });
+
+  it('renumbers placeholders to the ones a statement kept', () => {
+    const params = new SqlParams();
+    const unused = params.ref('dropped');
+    const kept = params.ref(42);
+    expect(unused).toBe('$1');
+    expect(params.finish(`x = ${kept} AND y = ${kept}`)).toEqual({ sql: 'x = $1 AND y = $1', values: [42] });
+  });
+});
