@@ -37,29 +37,43 @@ export function useStores(kind: StoreKind): Stores {
   let dir = '';
   let n = 0;
 
+  let admin: pg.Client | undefined;
+
   beforeAll(async () => {
-    if (kind === 'postgres') url = await freshDatabase();
+    if (kind === 'postgres') {
+      url = await freshDatabase();
+      admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+    }
     if (kind === 'file') dir = await mkdtemp(join(tmpdir(), 'pivotbot-store-kinds-'));
   });
   beforeEach(async () => {
     n++;
-    if (kind !== 'postgres') return;
+    if (admin === undefined) return;
     // Every test starts from empty tables (DELETE: faster than TRUNCATE on tiny tables).
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ t: string | null }>("SELECT to_regclass('pivotbot_runs')::text AS t");
-      if (rows[0]?.t !== null && rows[0]?.t !== undefined) {
-        await client.query(TABLES.map((t) => `DELETE FROM ${t.table};`).join(' '));
-      }
-    } finally {
-      await client.end();
+    const { rows } = await admin.query<{ t: string | null }>("SELECT to_regclass('pivotbot_runs')::text AS t");
+    if (rows[0]?.t !== null && rows[0]?.t !== undefined) {
+      await admin.query(TABLES.map((t) => `DELETE FROM ${t.table};`).join(' '));
     }
   });
   afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close().catch(() => undefined);
+    const stores = opened.splice(0);
+    // Whatever the test did, the database must hold exactly what the mirror serves.
+    if (admin !== undefined && stores.length > 0) {
+      await Promise.all(stores.map((store) => store.flush().catch(() => undefined)));
+      const rows: Record<string, unknown[]> = {};
+      for (const t of TABLES) {
+        rows[t.collection] = (await admin.query(`SELECT body FROM ${t.table} ORDER BY seq`)).rows.map((r) => r.body);
+      }
+      for (const store of stores) {
+        const mirror = (store as PostgresStore).snapshot();
+        for (const t of TABLES) expect(rows[t.collection]).toEqual(mirror[t.collection]);
+      }
+    }
+    for (const store of stores) await store.close().catch(() => undefined);
   });
   afterAll(async () => {
+    await admin?.end();
     if (dir !== '') await rm(dir, { recursive: true, force: true });
   });
 

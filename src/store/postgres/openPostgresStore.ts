@@ -43,6 +43,8 @@ export interface PostgresStoreOptions {
 export interface PostgresStore extends Store {
   /** Reloads the whole mirror from the database now. */
   refresh(): Promise<void>;
+  /** The mirror as it is now: every collection, in insertion order (for checks and tools). */
+  snapshot(): StoreData;
   /** Whether the database answers, and its schema version (for `/healthz`). */
   health(): Promise<{ reachable: boolean; schemaVersion?: number; error?: string }>;
 }
@@ -305,6 +307,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     flush: () => write(async () => undefined),
 
     refresh: () => write(reloadNow),
+    snapshot: () => mirror.data,
 
     async health() {
       try {
