@@ -1,35 +1,67 @@
 /**
  * The bot under bench/scheduler, in its own process as in production (`startBot`, its scheduler
  * and the chart process), pacing to Slack's limits in windows of `BENCH_WINDOW_MS`. Prints
- * `{"port":N}` when listening; on the message `read` it answers with its peak RSS (sampled every
- * 20 ms from start) and event-loop delay; stops on SIGTERM.
+ * `{"port":N}` when listening. Messages: `mark` starts measuring (event-loop delay, peak memory
+ * sampled every 20 ms) and answers with the memory now; `read` answers with the peaks. Stops on
+ * SIGTERM.
  */
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBot } from '../../src/cli/startBot.js';
 import { silentLogger } from '../../src/core/index.js';
-import { rssMiB, trackPeakRss } from '../support/stats.js';
 
-const rss = trackPeakRss(20);
+const MiB = 1024 * 1024;
+const memory = () => {
+  const m = process.memoryUsage();
+  return { rss: m.rss / MiB, heapTotal: m.heapTotal / MiB, heapUsed: m.heapUsed / MiB, external: m.external / MiB };
+};
+let peak = memory();
+const sampler = setInterval(() => {
+  const now = memory();
+  peak = {
+    rss: Math.max(peak.rss, now.rss),
+    heapTotal: Math.max(peak.heapTotal, now.heapTotal),
+    heapUsed: Math.max(peak.heapUsed, now.heapUsed),
+    external: Math.max(peak.external, now.external),
+  };
+}, 20);
+
 const bot = await startBot({
   env: process.env,
   logger: silentLogger(),
   ...(process.env.WORK_DIR ? { workDir: process.env.WORK_DIR } : {}),
   slackRateLimits: { windowMs: Number(process.env.BENCH_WINDOW_MS ?? 60_000) },
+  // BENCH_RECEIVER_THREAD=0 receives Slack on the main thread (to compare memory and acks).
+  ...(process.env.BENCH_RECEIVER_THREAD === '0' ? { receiverThread: false as const } : {}),
 });
 const loop = monitorEventLoopDelay({ resolution: 5 });
 loop.enable();
 process.stdout.write(`${JSON.stringify({ port: bot.port })}\n`);
 process.on('message', (message) => {
-  if (message === 'reset') loop.reset();
-  if (message === 'rss') process.send?.({ rssMiB: rssMiB() });
+  if (message === 'mark') {
+    loop.reset();
+    peak = memory();
+    process.send?.(peak);
+  }
   if (message === 'read') {
     process.send?.({
-      peakRssMiB: rss.stop(),
-      heapUsedMiB: process.memoryUsage().heapUsed / 1024 / 1024,
+      peak,
+      natives: nativeModules(),
       loop: { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
     });
   }
 });
+/** The native addons loaded in this process (Linux), to tell where memory outside the V8 heap goes. */
+function nativeModules(): string[] {
+  try {
+    const maps = readFileSync('/proc/self/maps', 'utf8');
+    return [...new Set(maps.match(/[^/\s]+\.node$/gm) ?? [])];
+  } catch {
+    return [];
+  }
+}
+
 process.once('SIGTERM', () => {
+  clearInterval(sampler);
   void bot.stop().then(() => process.exit(0));
 });

@@ -44,6 +44,17 @@ interface Ready {
   clientSecret: string;
 }
 
+interface Memory {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+}
+
+interface StoredRuns {
+  runs: Array<{ status: string; trigger: string }>;
+}
+
 interface SlackSummary {
   digests: number;
   slots: string[];
@@ -195,12 +206,12 @@ export async function run(args: readonly string[]): Promise<void> {
     if (wait < 0) throw new Error(`the bot was ready ${fmt(-wait / 1000)} s too late for the slot; raise LEAD_MS`);
     await new Promise((r) => setTimeout(r, wait));
     const before = await summary(0, 0);
-    const atSlot = new Promise<{ rssMiB: number }>((resolve) =>
-      botProcess.child.once('message', (m) => resolve(m as never)),
-    );
-    botProcess.child.send('rss');
-    const rssAtSlot = (await atSlot).rssMiB;
-    botProcess.child.send('reset');
+    const ask = <T>(message: string) =>
+      new Promise<T>((resolve) => {
+        botProcess.child.once('message', (m) => resolve(m as T));
+        botProcess.child.send(message);
+      });
+    const atSlot = await ask<Memory>('mark');
 
     // Commands through the burst, COMMAND_RATE a second, until every digest is out.
     const acks: number[] = [];
@@ -219,17 +230,19 @@ export async function run(args: readonly string[]): Promise<void> {
       }
     })();
     const expected = REPORTS * CHANNELS.length;
-    const after = await summary(expected, 20 * windowMs + 120_000);
+    // Done when every slot's run is recorded (after its post and its uploads).
+    const runsDone = async () => {
+      const text = await readFile(storePath, 'utf8').catch(() => '{"runs":[]}');
+      const runs = (JSON.parse(text) as StoredRuns).runs;
+      return runs.filter((r) => r.trigger !== 'manual' && r.status !== 'running').length;
+    };
+    const doneBy = Date.now() + 20 * windowMs + 180_000;
+    while ((await runsDone()) < expected && Date.now() < doneBy) await new Promise((r) => setTimeout(r, 100));
+    const after = await summary(expected, 0);
     sending = false;
     await sender;
     await Promise.all(pending);
-    const botStats = new Promise<{
-      peakRssMiB: number;
-      heapUsedMiB: number;
-      loop: { p50: number; p99: number; max: number };
-    }>((resolve) => botProcess.child.once('message', (m) => resolve(m as never)));
-    botProcess.child.send('read');
-    const bot = await botStats;
+    const bot = await ask<{ peak: Memory; natives: string[]; loop: { p50: number; p99: number; max: number } }>('read');
     await stop(botProcess.child);
 
     const delta: Record<string, number> = {};
@@ -241,7 +254,7 @@ export async function run(args: readonly string[]): Promise<void> {
     const toLastDigest = (after.lastDigestMs ?? Number.NaN) - slot.getTime();
     const toLastUpload = (after.lastUploadMs ?? Number.NaN) - slot.getTime();
     const limited429 = Object.values(after.rateLimited).reduce((a, b) => a + b, 0);
-    const store = JSON.parse(await readFile(storePath, 'utf8')) as { runs: Array<{ status: string; trigger: string }> };
+    const store = JSON.parse(await readFile(storePath, 'utf8')) as StoredRuns;
     const outcomes: Record<string, number> = {};
     for (const r of store.runs.filter((r) => r.trigger !== 'manual'))
       outcomes[r.status] = (outcomes[r.status] ?? 0) + 1;
@@ -255,7 +268,7 @@ export async function run(args: readonly string[]): Promise<void> {
     );
     console.log(`  429s received (all retried after Retry-After): ${limited429} ${JSON.stringify(after.rateLimited)}`);
     console.log(
-      `  bot RSS ${fmt(rssAtSlot)} MiB at the slot, peak ${fmt(bot.peakRssMiB)} MiB (goal ≤ 400 MB; the chart process is apart); heap used at the end ${fmt(bot.heapUsedMiB)} MiB`,
+      `  bot RSS ${fmt(atSlot.rss)} MiB at the slot, peak ${fmt(bot.peak.rss)} MiB (goal ≤ 400 MB; the chart process is apart); peaks: heap total ${fmt(bot.peak.heapTotal)} MiB, heap used ${fmt(bot.peak.heapUsed)} MiB, external ${fmt(bot.peak.external)} MiB; native addons loaded: ${bot.natives.join(', ') || 'none'}`,
     );
     console.log(
       `  /pivot ack during the burst (${acks.length} commands at ${COMMAND_RATE}/s): p50 ${fmt(median(acks))} ms, p99 ${fmt(quantile(acks, 0.99))} ms, max ${fmt(Math.max(...acks))} ms (goal p99 ≤ 100 ms); bot event-loop delay p99 ${fmt(bot.loop.p99)} ms`,
