@@ -83,6 +83,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     return run;
   };
 
+  // Declared before anything can call back into them (a notification may arrive during the load).
+  let accepting = true;
+  let closed = false;
+  let drafting: StoreData | undefined;
+  const warnRefresh = (error: unknown): void =>
+    logger.warn({ err: error, store: location }, 'store mirror could not be refreshed; it is retried');
+
   const reloadNow = async (): Promise<void> => {
     mirror = mirrorFromRows(await selectAllRows(pool), location);
   };
@@ -99,18 +106,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       onChange: (table, key) => noteChange(table, key),
       onReconnect: () => void serial(reloadNow).catch((error) => warnRefresh(error)),
     });
-    await reloadNow();
+    // Through the queue, so changes announced meanwhile are applied after the load, not under it.
+    await serial(reloadNow);
   } catch (error) {
+    closed = true;
     await listener?.close();
     await pool.end().catch(() => undefined);
     throw error instanceof StoreError ? error : new StoreUnavailableError(location, error);
   }
-
-  let accepting = true;
-  let closed = false;
-  let drafting: StoreData | undefined;
-  const warnRefresh = (error: unknown): void =>
-    logger.warn({ err: error, store: location }, 'store mirror could not be refreshed; it is retried');
 
   // Another process changed rows: re-read them (batched per tick) and patch the mirror.
   function noteChange(table: string, key: string): void {
@@ -187,7 +190,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   /**
    * Runs one write after the previous one (the mirror is changed by one write at a time). When
    * the database says a key or claim is taken, or a record is missing, the mirror was behind:
-   * reload it and decide once more.
+   * catch up (the claim's own rows, else everything) and decide once more.
    */
   function write<T>(op: () => Promise<T>, before?: () => Promise<void>): Promise<T> {
     if (!accepting) return Promise.reject(new StoreClosedError(location));
@@ -199,7 +202,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         return await op();
       } catch (error) {
         if (!isUniqueViolation(error) && !(error instanceof StoreNotFoundError)) throw error;
-        await reloadNow().catch((reloadError: unknown) => {
+        // A claim re-reads just the rows it decides on; anything else reloads the whole mirror.
+        const catchUp = isUniqueViolation(error) && before !== undefined ? before : reloadNow;
+        await catchUp().catch((reloadError: unknown) => {
           throw new StoreUnavailableError(location, reloadError);
         });
         try {

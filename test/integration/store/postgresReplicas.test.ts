@@ -152,6 +152,17 @@ describe("one replica's changes in another's mirror", () => {
     expect(b.subscriptions.listByChannel('C7')).toEqual([]);
   });
 
+  it('misses nothing written while it was opening', async () => {
+    const a = await open(url);
+    const writes = (async () => {
+      for (let i = 0; i < 150; i++) await a.schedules.setLastFire(`busy-${i}`, '2026-03-01T09:00:00.000Z');
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const b = await open(url);
+    await writes;
+    await eventually(() => b.schedules.list().filter((s) => s.scheduleId.startsWith('busy-')).length === 150);
+  });
+
   it('catches up by the periodic reload when a change was never announced', async () => {
     const b = await open(url, { refreshIntervalMs: 50 });
     const a = await open(url);
