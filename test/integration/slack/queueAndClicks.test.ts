@@ -39,6 +39,29 @@ describe('a full queue and a long wait are said to the user', () => {
   }, 60_000);
 });
 
+describe('a run waiting in the queue when the bot stops', () => {
+  const bot = useBotHarness({ concurrency: 1, faults: { latencyMs: 3_000 } });
+
+  it('does not start, stays recorded, and its asker is told once, by the next start', async () => {
+    const first = await bot().command('spend by countryCode yesterday', { user: 'U0FIRST' });
+    const second = await bot().command('installs by countryCode yesterday', { user: 'U0SECOND' });
+    await bot().slack.waitFor(() => bot().bot.store.runs.listUnfinished().length === 2, 10_000, 'both runs recorded');
+    await bot().bot.stop();
+    // Nothing was said at shutdown: the next start answers both, once each.
+    expect(bot().hookBodies(second.hook)).toEqual([]);
+    expect(bot().hookBodies(first.hook)).toEqual([]);
+    await bot().startBot();
+    await bot().slack.waitFor(() => bot().slack.callsTo('chat.postEphemeral').length >= 2, 20_000, 'both askers told');
+    const told = bot()
+      .slack.callsTo('chat.postEphemeral')
+      .map((c) => c.args.user)
+      .sort();
+    expect(told).toEqual(['U0FIRST', 'U0SECOND']);
+    expect(JSON.stringify(bot().slack.callsTo('chat.postEphemeral'))).toContain('installs by countryCode yesterday');
+    expect(bot().bot.store.runs.listUnfinished()).toEqual([]);
+  }, 60_000);
+});
+
 describe('a button click Slack sends without a response URL', () => {
   const log = capturingLogger();
   const bot = useBotHarness({ logger: log.logger });
