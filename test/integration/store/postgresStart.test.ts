@@ -1,0 +1,85 @@
+/**
+ * `pivotbot start` (the built CLI) with `PIVOTBOT_STORE` set to a PostgreSQL URL: it serves, and
+ * a second bot on the same database refuses to start, as on the same JSON file, so nothing can be
+ * posted twice while several replicas are not supported.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
+import { SlackTestServer } from '../../support/slackTestServer.js';
+
+afterAll(stopTestPostgres);
+
+describe('pivotbot start on a PostgreSQL store', () => {
+  let slack: SlackTestServer;
+  let sandbox: RunningSandbox;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    slack = await new SlackTestServer().start();
+    sandbox = await startSandbox({ port: 0, scale: 'small' });
+  });
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await sandbox.stop();
+    await slack.stop();
+  });
+
+  function start(store: string) {
+    const child = spawn(process.execPath, ['bin/pivotbot.js', 'start'], {
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: 'warn',
+        SLACK_BOT_TOKEN: 'xoxb-pg-start-test',
+        SLACK_SIGNING_SECRET: 'pg-start-test-secret',
+        SLACK_API_URL: slack.apiUrl,
+        PORT: '0',
+        REPORTING_AUTH_URL: sandbox.authUrl,
+        REPORTING_GRAPHQL_URL: sandbox.graphqlUrl,
+        REPORTING_CLIENT_ID: sandbox.clientId,
+        REPORTING_CLIENT_SECRET: sandbox.clientSecret,
+        PIVOTBOT_STORE: store,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    const listening = (async () => {
+      for await (const line of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
+        output += `${line}\n`;
+        const match = /listening on port (\d+)/.exec(line);
+        if (match) return Number(match[1]);
+      }
+      return 0;
+    })();
+    return { child, exited, listening, output: () => output };
+  }
+
+  it('serves with its state in PostgreSQL and refuses a second bot on the same database', async () => {
+    const url = await freshDatabase('pivotbot_start');
+    const first = start(url);
+    const port = await first.listening;
+    expect(port).toBeGreaterThan(0);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+    const second = start(url);
+    expect(await second.exited).toEqual({ code: 1, signal: null });
+    expect(second.output()).toMatch(/STORE_LOCKED|Another pivotbot is already running on the store database/);
+    expect(second.output()).toMatch(/several replicas on one database are not supported yet/);
+    expect(second.output()).not.toContain('pivotbot-test@');
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+    // The lock went with the first bot's session: the next one starts.
+    const third = start(url);
+    expect(await third.listening).toBeGreaterThan(0);
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toEqual({ code: 0, signal: null });
+  });
+});
