@@ -20,4 +20,4 @@ export {
   UserInputError,
 } from './errors.js';
 export { createLogger, type Logger, type LoggerOptions, scrubSecrets, silentLogger } from './logger.js';
-export { CancelledError, sleep } from './sleep.js';
+export { CancelledError, sleep, untilAborted } from './sleep.js';

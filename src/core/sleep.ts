@@ -11,6 +11,35 @@ export class CancelledError extends PivotbotError {
 }
 
 /**
+ * Resolves as `promise` does, or rejects with `CancelledError` as soon as `signal` aborts; the work
+ * behind `promise` goes on (others may share it), only this caller stops waiting.
+ *
+ * @example const token = await untilAborted(tokens.mintOnce(), signal, 'token request');
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, what = 'wait'): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    // Nobody here waits for it any more: its failure must not become an unhandled rejection.
+    promise.catch(() => undefined);
+    return Promise.reject(new CancelledError(what));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CancelledError(what));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
  * Waits `ms`, or rejects with `CancelledError` as soon as `signal` aborts (at once when it already
  * has), so shutdown never waits for a backoff or a poll interval. The timer is always cleared.
  *

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/index.js';
+import { CancelledError, type Logger, untilAborted } from '../core/index.js';
 import { ReportingAuthError, ReportingNetworkError, ReportingResponseError, ReportingTimeoutError } from './errors.js';
 
 export interface TokenCacheOptions {
@@ -35,15 +35,19 @@ export class TokenCache {
     this.now = options.now ?? Date.now;
   }
 
-  /** A valid access token, minting one if none is cached or it is about to expire. */
-  get(): Promise<string> {
+  /**
+   * A valid access token, minting one if none is cached or it is about to expire. An aborted
+   * `signal` stops this caller's wait (CancelledError); a mint other callers share goes on.
+   */
+  get(signal?: AbortSignal): Promise<string> {
     if (this.cached && this.now() < this.cached.expiresAt) return Promise.resolve(this.cached.value);
+    if (signal?.aborted) return Promise.reject(new CancelledError(`POST ${pathOf(this.options.authUrl)}`));
     if (!this.inFlight) {
       this.inFlight = this.mint().finally(() => {
         this.inFlight = undefined;
       });
     }
-    return this.inFlight;
+    return untilAborted(this.inFlight, signal, `POST ${pathOf(this.options.authUrl)}`);
   }
 
   /** Forgets `token` (after a 401) so the next `get()` mints a new one; a newer token is kept. */

@@ -75,14 +75,14 @@ export class GraphQLTransport {
 
   /** One attempt; a 401 re-mints the token once and repeats the request once. */
   private async attemptWithReauth<T>(document: string, variables: Record<string, unknown>, options: ExecuteOptions) {
-    const token = await this.options.tokens.get();
+    const token = await this.options.tokens.get(options.signal);
     try {
       return await this.attempt<T>(document, variables, token, options);
     } catch (error) {
       if (!(error instanceof ReportingHttpError) || error.status !== 401) throw error;
       this.options.logger?.info({ operation: options.operation }, 'reporting token refused (401); minting a new one');
       this.options.tokens.invalidate(token);
-      const fresh = await this.options.tokens.get();
+      const fresh = await this.options.tokens.get(options.signal);
       return await this.attempt<T>(document, variables, fresh, options);
     }
   }

@@ -106,6 +106,19 @@ describe('cancelling the Reporting client', () => {
     expect(ms).toBeLessThan(2_000);
   });
 
+  it('stops waiting for a slow token request at once', async () => {
+    server.on('/v1/oauth/token', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 5_000));
+      if (!res.destroyed) sendJson(res, 200, { access_token: 'late', token_type: 'Bearer', expires_in: 7200 });
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const { error, ms } = await timed(client().pivot(request, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(ms).toBeLessThan(2_000);
+    expect(server.requestsTo('/v1/graphql')).toHaveLength(0);
+  });
+
   it('sends nothing more when the signal has already aborted', async () => {
     server.on('/v1/graphql', (_req, res) => sendJson(res, 503, { error: 'unavailable' }));
     const controller = new AbortController();

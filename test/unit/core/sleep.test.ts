@@ -1,4 +1,4 @@
-import { CancelledError, sleep } from '../../../src/core/index.js';
+import { CancelledError, sleep, untilAborted } from '../../../src/core/index.js';
 
 describe('sleep', () => {
   it('resolves after the time when nothing aborts it', async () => {
@@ -22,5 +22,16 @@ describe('sleep', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(sleep(60_000, controller.signal)).rejects.toBeInstanceOf(CancelledError);
+  });
+});
+
+describe('untilAborted', () => {
+  it('passes the value through, or stops waiting with CancelledError when the signal aborts', async () => {
+    await expect(untilAborted(Promise.resolve(7), new AbortController().signal)).resolves.toBe(7);
+    const controller = new AbortController();
+    const never = new Promise<number>(() => undefined);
+    const waiting = untilAborted(never, controller.signal, 'token');
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'CANCELLED', message: 'token cancelled' });
   });
 });
