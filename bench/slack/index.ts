@@ -112,6 +112,9 @@ export async function run(args: readonly string[]): Promise<void> {
       REPORTING_CLIENT_SECRET: sandbox.ready.clientSecret,
       PIVOTBOT_STORE: join(dir, 'store.json'),
       PIVOTBOT_REPORTS_DIR: 'reports',
+      // 500 commands arrive within seconds and the heavy users wait for their posts: every run
+      // must wait its turn instead of being answered "busy" (the default queue holds 100).
+      PIVOTBOT_MAX_QUEUED: '1000',
       WORK_DIR: join(dir, 'work'),
     },
     (l) => l.includes('"port"'),
