@@ -2,7 +2,7 @@ import type { SlackConfig } from '../config/index.js';
 import { ConfigError, type Logger, toError } from '../core/index.js';
 import { ACTION_IDS, type ReportActionValue } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
-import type { Store } from '../store/index.js';
+import { type Store, storeHealth } from '../store/index.js';
 import { alertAction } from './alertActions.js';
 import { alertsOverview } from './alertsOverview.js';
 import { boltLogSink } from './boltLogger.js';
@@ -86,7 +86,11 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   const sink = {
     event: handle,
     log: boltLogSink(logger),
-    health: async () => ({ inFlight: inFlight.size, receiver: entry ? 'thread' : 'inline' }),
+    health: async () => ({
+      inFlight: inFlight.size,
+      receiver: entry ? 'thread' : 'inline',
+      store: await storeHealth(options.home.store),
+    }),
   };
   const receiver: StartedReceiver = await (entry
     ? startThreadedReceiver(entry, settings, sink, logger)

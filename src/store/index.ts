@@ -47,6 +47,7 @@ export {
   StoreWriteFailedError,
 } from './StoreError.js';
 export type { StoreFileHandle, StoreFs } from './storeFs.js';
+export { type StoreHealth, storeHealth } from './storeHealth.js';
 export {
   type AlertEvaluation,
   type AlertIncident,

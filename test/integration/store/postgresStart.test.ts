@@ -66,7 +66,12 @@ describe('pivotbot start on a PostgreSQL store', () => {
     const first = start(url);
     const port = await first.listening;
     expect(port).toBeGreaterThan(0);
-    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({
+      ok: true,
+      store: { kind: 'postgres', reachable: true, schemaVersion: 1 },
+    });
 
     const second = start(url);
     expect(await second.exited).toEqual({ code: 1, signal: null });
@@ -78,7 +83,10 @@ describe('pivotbot start on a PostgreSQL store', () => {
     expect(await first.exited).toEqual({ code: 0, signal: null });
     // The lock went with the first bot's session: the next one starts.
     const third = start(url);
-    expect(await third.listening).toBeGreaterThan(0);
+    const thirdPort = await third.listening;
+    expect(thirdPort).toBeGreaterThan(0);
+    // start.ts installs its SIGTERM handler just after printing the line: ask /healthz first.
+    expect((await fetch(`http://127.0.0.1:${thirdPort}/healthz`)).status).toBe(200);
     third.child.kill('SIGTERM');
     expect(await third.exited).toEqual({ code: 0, signal: null });
   });
