@@ -6,6 +6,7 @@ import { StoreError, StoreLockedError } from '../StoreError.js';
 import { type CopyCounts, copyStoreData } from './copyStoreData.js';
 import { migratePostgres } from './migratePostgres.js';
 import { StoreUnavailableError } from './postgresErrors.js';
+import { isUniqueViolation } from './postgresRows.js';
 import { redactUrl } from './redactUrl.js';
 
 export interface MigrateStoreFileResult {
@@ -64,6 +65,15 @@ export async function migrateStoreFile(options: {
       .map(([collection]) => collection);
     return { counts, missing, fromVersion };
   } catch (error) {
+    if (isUniqueViolation(error)) {
+      const detail = String((error as { detail?: unknown }).detail ?? (error as Error).message);
+      throw new StoreError(
+        'STORE_MIGRATE_CONFLICT',
+        `${options.from} holds a record that conflicts with one already in ${location} (${detail}); nothing was copied. ` +
+          'Migrate into an empty database, or remove the conflicting record from one side.',
+        { cause: error, details: { path: options.from } },
+      );
+    }
     throw error instanceof StoreError ? error : new StoreUnavailableError(location, error);
   } finally {
     await pool.end().catch(() => undefined);

@@ -1,5 +1,5 @@
 /** `pivotbot migrate-store`: a populated JSON store file moved into PostgreSQL, twice, and what the bot then reads. */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { main } from '../../../src/cli/main.js';
@@ -169,6 +169,19 @@ describe('pivotbot migrate-store', () => {
       const missing = await cli(['migrate-store', '--from', join(dir, 'nope.json'), '--to', url]);
       expect(missing.code).toBe(1);
       expect(missing.err).toMatch(/Cannot read the store file .*nope\.json/);
+
+      // A database where another pivotbot already subscribed the same channel under another id.
+      await rm(`${path}.lock`);
+      const busy = await freshDatabase('pivotbot_migrate_conflict');
+      const other = await openPostgresStore({ url: busy, logger: silentLogger(), refreshIntervalMs: 0 });
+      await other.subscriptions.add({ report: 'daily', channel: 'C1', createdBy: 'U9' });
+      await other.close();
+      const conflict = await cli(['migrate-store', '--from', path, '--to', busy]);
+      expect(conflict.code).toBe(1);
+      expect(conflict.err).toMatch(
+        /conflicts with one already in .*\(report, channel\)=\(daily, C1\).*nothing was copied/,
+      );
+      expect((await bodies(busy)).runs).toEqual([]);
 
       const wrongTarget = await cli(['migrate-store', '--from', path, '--to', 'data/other.json']);
       expect(wrongTarget.code).toBe(1);
