@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { type Logger, toError, userMessageOf } from '../core/index.js';
+import { describeFailure, type Logger, userMessageOf } from '../core/index.js';
 import {
   adhocMessage,
   type ChartImage,
@@ -383,18 +383,17 @@ async function resumeJob(jobId: string, deps: DeliveryDeps): Promise<void> {
     }
   } catch (error) {
     if (deps.signal.aborted) return;
-    const err = toError(error);
-    deps.logger.error({ err, jobId }, 'resumed job failed');
+    // Nobody waits on a command here: the job's thread reads the failure with the log line's ref.
+    const told = describeFailure(error, { logger: deps.logger, what: 'resumed job failed', context: { jobId } });
     const failure = { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) };
     await deps.store.jobs.update(jobId, { status: 'failed', error: failure }).catch(() => undefined);
     await finishJobRuns(jobId, { status: 'failed', error: failure }, deps);
     if (threadTs) {
-      const userMessage = userMessageOf(error);
       await updateProgress(
         deps,
         stored.channel,
         { jobId, ts: threadTs, startedAt },
-        { status: 'FAILED', title, error: userMessage },
+        { status: 'FAILED', title, error: told.text },
       );
     }
   }

@@ -33,3 +33,43 @@ describe('what a user sees when the Reporting Service fails', () => {
     expect(JSON.stringify(line)).toContain('Internal server error (sandbox fault)');
   });
 });
+
+describe('a resumed async job that fails', () => {
+  // Each async state lasts 1.5 s, so the job is still queued when the bot stops.
+  const bot = useBotHarness({ faults: { asyncStepMs: 1_500 }, logger });
+
+  it('says so in its thread with a reference to the log line, not the internal message', async () => {
+    await bot().command('run site-bundle-quality');
+    await bot().slack.waitFor(
+      () =>
+        bot()
+          .bot.store.jobs.listActive()
+          .some((j) => j.threadTs !== undefined),
+      20_000,
+      'the stored job',
+    );
+    const [job] = bot().bot.store.jobs.listActive();
+    await bot().bot.stop();
+    bot().sandbox.setFaults({ asyncFailureRate: 1 });
+    await bot().startBot(logger);
+    const threadUpdates = () =>
+      JSON.stringify(
+        bot()
+          .slack.callsTo('chat.update')
+          .filter((c) => c.args.ts === job?.threadTs)
+          .map((c) => c.args.blocks),
+      );
+    await bot().slack.waitFor(() => threadUpdates().includes('(ref '), 30_000, 'the failure in the thread');
+    const shown = threadUpdates();
+    const ref = /\(ref ([0-9a-f]{6})\)/.exec(shown)?.[1];
+    expect(shown).toContain('failed on the Reporting Service');
+    expect(ref).toBeDefined();
+    expect(lines.find((l) => l.ref === ref)).toMatchObject({
+      msg: 'resumed job failed',
+      jobId: job?.id,
+      err: { type: 'AsyncPivotFailedError', code: 'ASYNC_PIVOT_FAILED' },
+    });
+    // The stored error (what /pivot status shows) is the user text, without this one failure's ref.
+    expect(bot().bot.store.jobs.get(job?.id as string)?.error?.message).toContain('failed on the Reporting Service');
+  });
+});
