@@ -275,7 +275,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         await store.runs.finish(run.id, { status: 'skipped', error: { code: 'SLOT_SKIPPED', message: reason } });
       }
     });
-    logger.info({ schedule: spec.id, slot: slot.toISOString(), reason }, 'digest slot skipped');
+    logger.info({ schedule: spec.id, slot: slot.toISOString(), reason }, `${kindOf(spec)} slot skipped`);
   }
 
   function newRun(spec: ScheduleSpec, slot: Date, trigger: 'schedule' | 'catch-up') {
@@ -325,7 +325,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       const decision = retryAction(outcome.error, tries, spec.retry);
       const where = { schedule: spec.id, slot: slot.toISOString(), attempt: tries, err: outcome.error };
       if (decision.action === 'give-up') {
-        logger.error(where, `digest slot failed; giving up: ${decision.reason}`);
+        logger.error(where, `${kindOf(spec)} slot failed; giving up: ${decision.reason}`);
         try {
           await deps.onGiveUp?.({ spec, slot, error: outcome.error, runId: outcome.runId });
         } catch (error) {
@@ -333,7 +333,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         }
         return 'done';
       }
-      logger.warn({ ...where, retryInMs: decision.delayMs }, 'digest slot failed; retrying');
+      logger.warn({ ...where, retryInMs: decision.delayMs }, `${kindOf(spec)} slot failed; retrying`);
       if (!(await sleep(decision.delayMs))) return 'stopped';
       tries++;
     }
@@ -462,7 +462,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         // A slot claimed by a process that died: marked failed, so the next claim of its key
         // starts a new attempt (told attempt > 1, the delivery checks the channel first).
         await record(() => store.runs.finish(run.id, { status: 'failed', error: interrupted() }));
-        logger.warn({ run: run.id, key: run.idempotencyKey }, 'digest run interrupted by a restart; running it again');
+        logger.warn(
+          { run: run.id, key: run.idempotencyKey },
+          'scheduled run interrupted by a restart; running it again',
+        );
       }
       await tick();
     },
@@ -519,6 +522,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
     problems: () => listProblems,
   };
+}
+
+/** What a schedule's slots are, in log lines. */
+function kindOf(spec: ScheduleSpec): string {
+  return spec.kind === 'alert' ? 'alert' : 'digest';
 }
 
 function interrupted() {
