@@ -16,6 +16,16 @@ export function registerStart(program: Command, io: CliIo): void {
       const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) });
       let bot: RunningBot | undefined;
       const removeGuards = installProcessGuards({ logger, stop: () => bot?.stop() });
+      // Signals are caught before anything starts: one that arrives during start-up stops the bot
+      // as soon as it is up, and none arrives between "listening" and its handler.
+      let stopRequested: ((signal: string) => void) | undefined;
+      const signalled = new Promise<string>((resolve) => {
+        stopRequested = resolve;
+      });
+      const onSigterm = () => stopRequested?.('SIGTERM');
+      const onSigint = () => stopRequested?.('SIGINT');
+      process.once('SIGTERM', onSigterm);
+      process.once('SIGINT', onSigint);
       try {
         bot = await startBot({ env: io.env, logger });
         const running = bot;
@@ -24,15 +34,12 @@ export function registerStart(program: Command, io: CliIo): void {
             ? 'pivotbot is running in Socket Mode. Stop with Ctrl-C.\n'
             : `pivotbot is listening on port ${running.port} (POST /slack/events, GET /healthz). Stop with Ctrl-C.\n`,
         );
-        await new Promise<void>((resolve) => {
-          const stop = (signal: string) => {
-            logger.info({ signal }, 'shutting down');
-            void running.stop().finally(resolve);
-          };
-          process.once('SIGTERM', () => stop('SIGTERM'));
-          process.once('SIGINT', () => stop('SIGINT'));
-        });
+        const signal = await signalled;
+        logger.info({ signal }, 'shutting down');
+        await running.stop();
       } finally {
+        process.off('SIGTERM', onSigterm);
+        process.off('SIGINT', onSigint);
         removeGuards();
       }
     });
