@@ -137,6 +137,7 @@ export class PivotCommands {
           alertsOverview({
             reports: await this.deps.loadReports(),
             incidents: store.incidents,
+            runs: store.runs,
             now: this.deps.clock(),
             timezone: settings.timezone,
           }),

@@ -7,13 +7,15 @@
 import { ruleMetricKey, summarizeAlerts } from '../alerts/index.js';
 import { alertsSummaryMessage, type Block, escapeMrkdwn, type SlackMessage } from '../render/index.js';
 import { describeColumn, type LoadedReports } from '../reports/index.js';
-import { listAlertSchedules } from '../scheduler/index.js';
-import type { IncidentsRepository } from '../store/index.js';
+import { listAlertSchedules, specRunKeyPrefix } from '../scheduler/index.js';
+import type { IncidentsRepository, Run, RunsRepository } from '../store/index.js';
 import { threadUrl } from './alertThreads.js';
 
 export interface AlertsOverviewInput {
   reports: Pick<LoadedReports, 'reports'>;
   incidents: Pick<IncidentsRepository, 'listEvaluations' | 'listOpen'>;
+  /** The scheduler's runs: a rule whose latest evaluation failed is named with the reason. */
+  runs?: Pick<RunsRepository, 'listByReport'>;
   now: Date;
   timezone: string;
 }
@@ -56,20 +58,54 @@ export function alertsOverview(input: AlertsOverviewInput): SlackMessage {
     timezone: input.timezone,
   });
   const { problems } = listAlertSchedules(input.reports, { timezone: input.timezone });
-  if (problems.length === 0) return message;
-  const lines = problems
-    .slice(0, 20)
-    .map((p) => `• \`${escapeMrkdwn(p.report)}\`: ${escapeMrkdwn(p.message)}`)
-    .join('\n');
-  const block: Block = {
-    type: 'section',
-    text: { type: 'mrkdwn', text: `:warning: *Not evaluated (${problems.length})*\n${lines}`.slice(0, 2900) },
-  };
+  const failing = failingRules(input);
+  const blocks: Block[] = [];
+  if (failing.length > 0) {
+    const lines = failing
+      .slice(0, 20)
+      .map(({ report, rule, run }) => {
+        const when = (run.finishedAt ?? run.startedAt).slice(0, 16).replace('T', ' ');
+        return `• \`${escapeMrkdwn(report)}\` · \`${escapeMrkdwn(rule)}\`: ${escapeMrkdwn(run.error?.message ?? 'failed')} (${when} UTC)`;
+      })
+      .join('\n');
+    blocks.push(section(`:x: *Latest evaluation failed (${failing.length})*\n${lines}`));
+  }
+  if (problems.length > 0) {
+    const lines = problems
+      .slice(0, 20)
+      .map((p) => `• \`${escapeMrkdwn(p.report)}\`: ${escapeMrkdwn(p.message)}`)
+      .join('\n');
+    blocks.push(section(`:warning: *Not evaluated (${problems.length})*\n${lines}`));
+  }
+  if (blocks.length === 0) return message;
+  const notes = [
+    failing.length > 0 ? `${failing.length} rule(s) failing` : '',
+    problems.length > 0 ? `${problems.length} rule(s) cannot be evaluated` : '',
+  ].filter((t) => t !== '');
   return {
     ...message,
-    text: `${message.text}; ${problems.length} rule(s) cannot be evaluated`,
-    blocks: [...(message.blocks ?? []), block].slice(0, 50),
+    text: `${message.text}; ${notes.join('; ')}`,
+    blocks: [...(message.blocks ?? []), ...blocks].slice(0, 50),
   };
+}
+
+const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 2900) } });
+
+/** Rules whose latest finished evaluation run failed (its attempts spent, or failing now). */
+function failingRules(input: AlertsOverviewInput): Array<{ report: string; rule: string; run: Run }> {
+  if (!input.runs) return [];
+  const out: Array<{ report: string; rule: string; run: Run }> = [];
+  for (const report of input.reports.reports) {
+    const rules = report.definition.alerts ?? [];
+    if (rules.length === 0) continue;
+    const runs = input.runs.listByReport(report.id, 200);
+    for (const rule of rules) {
+      const prefix = specRunKeyPrefix({ kind: 'alert', report: report.id, channel: '', rule: rule.id });
+      const latest = runs.find((r) => r.idempotencyKey.startsWith(prefix) && r.status !== 'running');
+      if (latest?.status === 'failed') out.push({ report: report.id, rule: rule.id, run: latest });
+    }
+  }
+  return out;
 }
 
 function unitOf(key: string) {

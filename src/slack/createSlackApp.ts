@@ -254,6 +254,7 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
               alerts: alertsOverview({
                 reports,
                 incidents: home.store.incidents,
+                runs: home.store.runs,
                 now: new Date(),
                 timezone: home.timezone,
               }),

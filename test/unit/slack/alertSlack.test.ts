@@ -107,6 +107,41 @@ describe('alertsOverview', () => {
     expect(text(message)).toContain('alert never is not evaluated: no schedule');
   });
 
+  it('names a rule whose latest evaluation failed, with the stored reason', () => {
+    const run = (status: 'failed' | 'succeeded', at: string, rule = 'spend-high') => ({
+      id: `run_${at}`,
+      report: 'watch',
+      trigger: 'schedule' as const,
+      idempotencyKey: `alert:watch:${rule}:${at}`,
+      attempt: 2,
+      status,
+      startedAt: at,
+      finishedAt: at,
+      ...(status === 'failed'
+        ? { error: { code: 'REPORTING_HTTP', message: 'The Reporting Service answered 503' } }
+        : {}),
+    });
+    const message = (runs: ReturnType<typeof run>[]) =>
+      text(
+        alertsOverview({
+          reports: { reports: [watched] },
+          incidents: { listEvaluations: () => [evaluation], listOpen: () => [] },
+          runs: { listByReport: () => runs },
+          now,
+          timezone: 'UTC',
+        }),
+      );
+    // Newest first, as the store lists them.
+    const failing = message([run('failed', '2026-11-23T11:30:00.000Z'), run('succeeded', '2026-11-23T11:00:00.000Z')]);
+    expect(failing).toContain('Latest evaluation failed (1)');
+    expect(failing).toContain('The Reporting Service answered 503');
+    const recovered = message([
+      run('succeeded', '2026-11-23T11:30:00.000Z'),
+      run('failed', '2026-11-23T11:00:00.000Z'),
+    ]);
+    expect(recovered).not.toContain('Latest evaluation failed');
+  });
+
   it('lists an open incident with its value, state and thread, and each rule with its last run', () => {
     const open = incident({ threadTs: '1700000000.000100', acknowledgedBy: 'U024BE7LH' });
     const message = text(
