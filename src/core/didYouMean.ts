@@ -31,23 +31,38 @@ export function didYouMean(suggestions: readonly string[]): string {
 /** Damerau–Levenshtein (optimal string alignment) distance, stopping early past `limit`. */
 export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prevPrev: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // Three rolling rows, reused across calls: suggestions measure hundreds of candidates per word.
+  const width = b.length + 1;
+  if (rows.length < width * 3) rows = new Uint32Array(width * 3 * 2);
+  let prevPrev = 0;
+  let prev = width;
+  let row = width * 2;
+  for (let j = 0; j < width; j++) rows[prev + j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+    rows[row] = i;
     let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, (prevPrev[j - 2] ?? 0) + 1);
+      const bj = b.charCodeAt(j - 1);
+      const cost = ai === bj ? 0 : 1;
+      let value = Math.min(
+        (rows[prev + j] as number) + 1,
+        (rows[row + j - 1] as number) + 1,
+        (rows[prev + j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) {
+        value = Math.min(value, (rows[prevPrev + j - 2] as number) + 1);
       }
-      row.push(value);
-      rowMin = Math.min(rowMin, value);
+      rows[row + j] = value;
+      if (value < rowMin) rowMin = value;
     }
     if (rowMin > limit) return limit + 1;
+    const oldPrevPrev = prevPrev;
     prevPrev = prev;
     prev = row;
+    row = oldPrevPrev;
   }
-  return prev[b.length] ?? 0;
+  return rows[prev + b.length] as number;
 }
+
+let rows = new Uint32Array(3 * 64);
