@@ -189,4 +189,37 @@ describe('alert threads', () => {
     expect(answer).toContain('last ran');
     expect(answer).not.toContain('not evaluated yet');
   }, 40_000);
+
+  it('reopens the same threads within 24 h of resolving; the snoozed one quietly, by an edit only', async () => {
+    const [ios, android] = ['appPlatform=IOS', 'appPlatform=ANDROID'].map(
+      (entity) => parents().find((p) => p.metadata?.event_payload.entity === entity) as StoredMessage,
+    ) as [StoredMessage, StoredMessage];
+    const reopened = (p: StoredMessage) => replies(p).filter((r) => r.text.includes('reopened')).length;
+    await writeFile(join(reports, 'spend-watch.yaml'), alertReport(0));
+    await slack().waitFor(() => reopened(ios) === 1, 20_000, 'a reopening reply in the IOS thread');
+    await slack().waitFor(
+      () => slack().messages.find((m) => m.ts === android.ts)?.metadata?.event_payload.state === 'open',
+      10_000,
+      'the ANDROID parent edited back to open',
+    );
+    await evaluations(2);
+    // Snoozed for 4 h before it resolved: the reopening is not told until the snooze ends.
+    expect(reopened(android)).toBe(0);
+    expect(reopened(ios)).toBe(1);
+    expect(parents()).toHaveLength(2);
+    for (const parent of [ios, android]) {
+      const now = slack().messages.find((m) => m.ts === parent.ts) as StoredMessage;
+      expect(now.metadata?.event_payload.state).toBe('open');
+      expect(text(now)).toContain('reopened');
+      expect(text(now)).toContain('alert_ack');
+    }
+    const open = harness.bot.store.incidents.listOpen();
+    expect(open.map((i) => i.threadTs).sort()).toEqual(
+      parents()
+        .map((m) => m.ts)
+        .sort(),
+    );
+    // The reopening clears the acknowledgement; the snooze stands.
+    expect(open.every((i) => i.reopenCount === 1 && i.acknowledgedBy === undefined)).toBe(true);
+  }, 40_000);
 });
