@@ -70,7 +70,12 @@ export const PHRASING_WORDS = new Set([
   'bottom',
   'please',
   'only',
-  ...Object.keys({ wow: 1, 'w/w': 1, dod: 1, 'd/d': 1, mom: 1, 'm/m': 1 }),
+  'wow',
+  'w/w',
+  'dod',
+  'd/d',
+  'mom',
+  'm/m',
 ]);
 
 /** "WoW", "DoD", "MoM": the comparison, and the range they imply when none is written. */
