@@ -110,6 +110,17 @@ export async function deliverTransitions(
   const { report, rule, channels } = threads;
   const store = deps.store.incidents;
   const outcome = { parents: 0, replies: 0, edits: 0 };
+  // One thread that cannot be told (a channel that refuses the bot) does not silence the others:
+  // the first failure is raised once everything else was tried, so the slot is retried.
+  let failure: { error: unknown } | undefined;
+  const attempt = async (what: Record<string, unknown>, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      deps.logger.warn({ ...what, err: error }, 'alert thread not updated');
+      failure ??= { error };
+    }
+  };
   const openedNow = new Set(transitions.filter((t) => t.kind === 'open').map((t) => t.incident.id));
   for (const incident of store.listByReportRule(report.id, rule.id)) {
     if (incident.state !== 'open') continue;
@@ -117,30 +128,31 @@ export async function deliverTransitions(
     if (!missing) continue;
     const before = countParents(incident);
     const points = options.chartPoints?.get(incident.id);
-    const done = await ensureParents(threads, incident, deps, {
-      checkHistory: !openedNow.has(incident.id) || options.attempt > 1,
-      ...(points ? { chartPoints: points } : {}),
+    await attempt({ incident: incident.id }, async () => {
+      const done = await ensureParents(threads, incident, deps, {
+        checkHistory: !openedNow.has(incident.id) || options.attempt > 1,
+        ...(points ? { chartPoints: points } : {}),
+      });
+      outcome.parents += countParents(done) - before;
     });
-    outcome.parents += countParents(done) - before;
   }
   for (const t of transitions) {
     if (t.kind === 'open') continue;
     const incident = store.get(t.incident.id) ?? t.incident;
     const input = alertMessageInput(incident, messageContext(threads, incident), t);
-    if (t.kind === 'resolve' || t.kind === 'reopen') outcome.edits += await editParents(threads, incident, deps);
-    if (!t.notify) continue;
-    const kind =
-      t.kind === 'remind'
-        ? 'reminder'
-        : t.kind === 'resolve'
-          ? 'resolved'
-          : t.kind === 'reopen'
-            ? 'reopened'
-            : 'bigMove';
-    outcome.replies += await replyInThreads(threads, incident, kind, input, deps);
+    await attempt({ incident: incident.id, transition: t.kind }, async () => {
+      if (t.kind === 'resolve' || t.kind === 'reopen') outcome.edits += await editParents(threads, incident, deps);
+      if (!t.notify) return;
+      const kind = REPLY_KIND[t.kind as Exclude<typeof t.kind, 'open'>];
+      outcome.replies += await replyInThreads(threads, incident, kind, input, deps);
+    });
   }
+  if (failure) throw failure.error;
   return outcome;
 }
+
+/** The reply each transition posts in its threads. */
+const REPLY_KIND = { remind: 'reminder', bigMove: 'bigMove', resolve: 'resolved', reopen: 'reopened' } as const;
 
 function countParents(incident: AlertIncident): number {
   return (incident.threadTs ? 1 : 0) + (incident.threads?.length ?? 0);
