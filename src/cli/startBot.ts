@@ -9,8 +9,15 @@ import {
   type ViewChartRenderer,
 } from '../render/index.js';
 import { reportCache } from '../reports/index.js';
-import { createScheduler, listAlertSchedules, listSchedules, type Scheduler } from '../scheduler/index.js';
 import {
+  createScheduler,
+  listAlertSchedules,
+  listSchedules,
+  type Scheduler,
+  type SlotLeases,
+} from '../scheduler/index.js';
+import {
+  type DeliveryDeps,
   deliverDigest,
   evaluateAlertSlot,
   PivotCommands,
@@ -20,7 +27,7 @@ import {
   startSlackApp,
   WorkQueue,
 } from '../slack/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, type ReplicaLeases, type Store } from '../store/index.js';
 import { openReporting } from './openReporting.js';
 
 export interface BotOptions {
@@ -71,7 +78,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const secrets = configSecrets(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets });
   const clock = options.clock ?? (() => new Date());
-  const store = await openStore({ path: config.storePath, logger, clock });
+  const store = await openStore({ path: config.storePath, logger, clock, leaseMs: config.leaseMs });
+  // PostgreSQL: one of any number of replicas; work is leased, and orphans are adopted.
+  const leases = (store as { leases?: ReplicaLeases }).leases;
   const closers: Array<() => Promise<void>> = [() => store.close()];
   const shutdown = new AbortController();
   try {
@@ -120,9 +129,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       app.gateway.close();
     });
     const deliveryDeps = { ...base, slack: app.gateway };
-    void resumeJobs(deliveryDeps)
-      .then((count) => count > 0 && logger.info({ count }, 'resumed unfinished async jobs'))
-      .catch((error: unknown) => logger.error({ err: toError(error) }, 'resuming jobs failed'));
+    if (leases) closers.unshift(adoptJobsEvery(leases, deliveryDeps, logger));
+    else {
+      void resumeJobs(deliveryDeps)
+        .then((count) => count > 0 && logger.info({ count }, 'resumed unfinished async jobs'))
+        .catch((error: unknown) => logger.error({ err: toError(error) }, 'resuming jobs failed'));
+    }
 
     // Digests wait behind interactive answers at Slack's rate limits (the scheduled lane).
     const digestDeps = { ...base, slack: app.gateway.withLane('scheduled'), loadReports: loadDefinitions };
@@ -144,6 +156,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       onGiveUp: (giveUp) => (giveUp.spec.kind === 'alert' ? undefined : postDigestFailure(giveUp, digestDeps)),
       clock,
       logger,
+      ...(leases ? { leases: slotLeases(leases) } : {}),
       ...options.scheduler,
     });
     // First in the shutdown order: posts in flight finish while Slack and the store are still open.
@@ -174,6 +187,63 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     for (const close of closers) await close().catch(() => undefined);
     throw error;
   }
+}
+
+/** How often a replica looks for work whose holder stopped: twice per lease. */
+const sweepEveryMs = (leases: ReplicaLeases): number => Math.max(250, Math.floor(leases.leaseMs / 2));
+
+function slotLeases(leases: ReplicaLeases): SlotLeases {
+  return {
+    orphans: () => leases.orphans('run'),
+    adopt: (runId) => leases.adopt('run', runId),
+    everyMs: sweepEveryMs(leases),
+  };
+}
+
+/**
+ * Replica mode's `resumeJobs`: instead of every unfinished job and manual run at start-up (which
+ * other live replicas may be running), only those whose holder's lease expired, once adopted by
+ * this replica, at start and then twice per lease. Returns the closer that stops the sweep.
+ */
+function adoptJobsEvery(leases: ReplicaLeases, deps: DeliveryDeps, logger: Logger): () => Promise<void> {
+  const { store } = deps;
+  let sweeping: Promise<void> | undefined;
+  const sweep = async (): Promise<void> => {
+    const runs = new Set<string>();
+    const jobs = new Set<string>();
+    for (const id of await leases.orphans('run')) {
+      if (store.runs.get(id)?.trigger === 'manual' && (await leases.adopt('run', id))) runs.add(id);
+    }
+    for (const id of await leases.orphans('job')) {
+      if (store.jobs.get(id) !== undefined && (await leases.adopt('job', id))) jobs.add(id);
+    }
+    if (runs.size + jobs.size === 0) return;
+    logger.info({ runs: runs.size, jobs: jobs.size }, 'adopting async jobs and runs of a stopped replica');
+    // resumeJobs over just the adopted ones: the same delivery, told what is this replica's now.
+    const adopted: Store = {
+      ...store,
+      runs: { ...store.runs, listUnfinished: () => store.runs.listUnfinished().filter((r) => runs.has(r.id)) },
+      jobs: { ...store.jobs, listActive: () => store.jobs.listActive().filter((j) => jobs.has(j.id)) },
+    };
+    // Not awaited: a job may poll for long; what is adopted is leased to this replica meanwhile.
+    void resumeJobs({ ...deps, store: adopted }).catch((error: unknown) =>
+      logger.error({ err: toError(error) }, 'resuming adopted jobs failed'),
+    );
+  };
+  const run = () => {
+    if (sweeping || deps.signal.aborted) return;
+    sweeping = sweep()
+      .catch((error: unknown) =>
+        logger.warn({ err: toError(error) }, 'adopting jobs of stopped replicas failed; retrying'),
+      )
+      .finally(() => {
+        sweeping = undefined;
+      });
+  };
+  run();
+  const timer = setInterval(run, sweepEveryMs(leases));
+  timer.unref();
+  return async () => clearInterval(timer);
 }
 
 /**

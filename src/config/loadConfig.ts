@@ -26,6 +26,8 @@ export interface Config {
   logLevel: string;
   /** Slash-command runs allowed to wait for a free slot; one more is told "busy" at once. */
   maxQueued: number;
+  /** `PIVOTBOT_LEASE_SECONDS` (PostgreSQL store): how long a replica that stopped answering keeps its scheduled work and jobs. */
+  leaseMs: number;
 }
 
 export interface LoadConfigOptions {
@@ -73,6 +75,10 @@ const envSchema = z
     PIVOTBOT_MAX_QUEUED: optionalVar(
       (v) => /^\d+$/.test(v) && Number(v) <= 100_000,
       (v) => `"${v}" is not a whole number of runs (0-100000)`,
+    ),
+    PIVOTBOT_LEASE_SECONDS: optionalVar(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 3600,
+      (v) => `"${v}" is not a whole number of seconds (1-3600)`,
     ),
     PIVOTBOT_REPORTS_DIR: z.string().optional(),
     PIVOTBOT_STORE: optionalVar(
@@ -145,6 +151,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv, options: LoadConfigOptions
     admins: splitAdmins(env.PIVOTBOT_ADMINS),
     logLevel: env.LOG_LEVEL ?? 'info',
     maxQueued: env.PIVOTBOT_MAX_QUEUED === undefined ? 100 : Number(env.PIVOTBOT_MAX_QUEUED),
+    leaseMs: env.PIVOTBOT_LEASE_SECONDS === undefined ? 30_000 : Number(env.PIVOTBOT_LEASE_SECONDS) * 1000,
   };
 }
 

@@ -1,7 +1,7 @@
 import { type Logger, PivotbotError, toError } from '../core/index.js';
 import type { Run, RunsRepository, SchedulesRepository } from '../store/index.js';
 import { nextFires } from './fireTimes.js';
-import { type CatchUpOptions, planCatchUp } from './planCatchUp.js';
+import { type CatchUpOptions, ON_TIME_MS, planCatchUp } from './planCatchUp.js';
 import { retryAction } from './retryAction.js';
 import { parseAlertRunKey, parseRunKey, specRunKey, specRunKeyPrefix } from './runKey.js';
 import type { ScheduleList, ScheduleProblem, ScheduleSpec } from './ScheduleSpec.js';
@@ -41,6 +41,19 @@ export interface GiveUp {
   runId: string;
 }
 
+/**
+ * Several replicas on one database (PostgreSQL): every run a process claims is leased to it while
+ * its heartbeat lives. Implemented by the PostgreSQL store's `leases`.
+ */
+export interface SlotLeases {
+  /** Ids of unfinished runs whose holder's lease expired (the process died or lost the database); others than slots are skipped. */
+  orphans(): Promise<string[]>;
+  /** Takes an orphan for this process: true for exactly one replica. */
+  adopt(runId: string): Promise<boolean>;
+  /** How often to look for orphans. */
+  everyMs: number;
+}
+
 export interface SchedulerDeps {
   /** Every schedule now (reports and subscriptions); called at start and on every wake-up. */
   listSchedules: () => Promise<ScheduleList>;
@@ -58,6 +71,13 @@ export interface SchedulerDeps {
   /** Longest sleep between wake-ups, so changed reports and subscriptions are seen (default 30 s). */
   maxWakeMs?: number;
   catchUp?: CatchUpOptions;
+  /**
+   * Replica mode. Without it (one process): runs left unfinished at start-up are failed and run
+   * again. With it: only runs whose lease expired are taken over (a live replica's never are),
+   * checked every `everyMs`, and a stop leaves this process's unfinished runs to the others
+   * (who adopt them once this process's heartbeat is gone) instead of marking them failed.
+   */
+  leases?: SlotLeases;
 }
 
 export interface ScheduleStatus {
@@ -131,6 +151,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const inFlight = new Set<Promise<unknown>>();
   const abort = new AbortController();
   let cancelWake: (() => void) | undefined;
+  let cancelSweep: (() => void) | undefined;
   let stopping = false;
   /** When start() ran: slots before it were missed while the bot was down. */
   let startedAt = Number.NEGATIVE_INFINITY;
@@ -294,7 +315,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     let held: Run | undefined;
     let waitingSince: number | undefined;
     const release = async () => {
-      if (held) await store.runs.finish(held.id, { status: 'failed', error: interrupted() }).catch(() => undefined);
+      // With leases, another replica adopts the held run once this process is gone.
+      if (held && !deps.leases) {
+        await store.runs.finish(held.id, { status: 'failed', error: interrupted() }).catch(() => undefined);
+      }
     };
     for (let tries = 1; ; ) {
       const waitedMs = waitingSince === undefined ? 0 : clock().getTime() - waitingSince;
@@ -384,7 +408,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       }
     } catch (error) {
       if (abort.signal.aborted) {
-        await record(() => store.runs.finish(claimed.id, { status: 'failed', error: interrupted() }));
+        if (!deps.leases) await record(() => store.runs.finish(claimed.id, { status: 'failed', error: interrupted() }));
         return 'stopped';
       }
       await record(() => store.runs.finish(claimed.id, { status: 'failed', error: storedError(error) }));
@@ -410,6 +434,63 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     } catch (error) {
       logger.error({ err: error }, 'scheduler bookkeeping not written yet; the store retries with its next write');
     }
+  }
+
+  /**
+   * Replica mode: runs whose holder died are adopted, one replica each (the database decides),
+   * marked failed and run again under the same key as the next attempt, so the delivery checks
+   * the channel before posting. Which slot it is comes from the key; the schedule from the list.
+   */
+  async function adoptOrphans(leases: SlotLeases): Promise<void> {
+    let ids: string[];
+    try {
+      ids = await leases.orphans();
+    } catch (error) {
+      logger.warn({ err: error }, 'could not look for runs of stopped replicas; looking again later');
+      return;
+    }
+    for (const id of ids) {
+      if (stopping) return;
+      // Not in this process's mirror yet: the next sweep sees it.
+      const run = store.runs.get(id);
+      if (run === undefined || run.status !== 'running' || lanes.has(`adopt:${run.idempotencyKey}`)) continue;
+      const slot = (parseRunKey(run.idempotencyKey) ?? parseAlertRunKey(run.idempotencyKey))?.slot;
+      if (slot === undefined) continue;
+      try {
+        if (!(await leases.adopt(id))) continue;
+      } catch (error) {
+        logger.warn({ err: error, run: id }, 'could not adopt a run of a stopped replica; trying again later');
+        continue;
+      }
+      await record(() => store.runs.finish(id, { status: 'failed', error: leaseExpired() }));
+      const spec = specs.find((s) => run.idempotencyKey === specRunKey(s, slot));
+      if (spec === undefined) {
+        logger.warn(
+          { run: id, key: run.idempotencyKey },
+          'run of a stopped replica not run again: its schedule is gone',
+        );
+        continue;
+      }
+      logger.warn(
+        { run: id, key: run.idempotencyKey },
+        `${kindOf(spec)} run of a stopped replica adopted; running it again`,
+      );
+      const late = clock().getTime() - slot.getTime() > ON_TIME_MS;
+      const key = `adopt:${run.idempotencyKey}`;
+      const lane = runWithRetries(spec, slot, late)
+        .then(() => undefined)
+        .catch((error: unknown) => logger.error({ err: error, schedule: spec.id }, 'adopted run failed'))
+        .finally(() => lanes.delete(key));
+      lanes.set(key, lane);
+    }
+  }
+
+  function armSweep(leases: SlotLeases): void {
+    if (stopping) return;
+    cancelSweep = setTimer(() => {
+      cancelSweep = undefined;
+      void adoptOrphans(leases).finally(() => armSweep(leases));
+    }, leases.everyMs);
   }
 
   function arm(): void {
@@ -455,6 +536,13 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   return {
     async start() {
       startedAt = clock().getTime();
+      if (deps.leases) {
+        // Runs left by stopped replicas (this one's earlier life included) once their lease expired.
+        await adoptOrphans(deps.leases);
+        armSweep(deps.leases);
+        await tick();
+        return;
+      }
       for (const run of store.runs.listUnfinished()) {
         if (run.trigger === 'manual') continue;
         if (parseRunKey(run.idempotencyKey) === undefined && parseAlertRunKey(run.idempotencyKey) === undefined)
@@ -483,6 +571,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       stopping = true;
       cancelWake?.();
       cancelWake = undefined;
+      cancelSweep?.();
+      cancelSweep = undefined;
       for (const cancel of [...waits]) cancel();
       pool.clear(new StoppedError());
       const graceMs = options.graceMs ?? 10_000;
@@ -531,6 +621,13 @@ function kindOf(spec: ScheduleSpec): string {
 
 function interrupted() {
   return { code: 'RUN_INTERRUPTED', message: 'pivotbot stopped before this run finished; the slot is run again' };
+}
+
+function leaseExpired() {
+  return {
+    code: 'RUN_INTERRUPTED',
+    message: 'the replica running this slot stopped answering; another replica runs the slot again',
+  };
 }
 
 /** What history shows: the user-safe message of our errors, never an unknown error's text. */

@@ -6,6 +6,7 @@ export {
   type Scheduler,
   type SchedulerDeps,
   type ScheduleStatus,
+  type SlotLeases,
   type SlotResult,
   type SlotRun,
 } from './createScheduler.js';

@@ -14,6 +14,7 @@ export {
   POSTGRES_SCHEMA_VERSION,
   type PostgresStore,
   type PostgresStoreOptions,
+  type ReplicaLeases,
   redactUrl,
   StoreUnavailableError,
 } from './postgres/index.js';

@@ -19,6 +19,8 @@ export interface OpenStoreOptions {
   logger: Logger;
   clock?: () => Date;
   limits?: Partial<StoreLimits>;
+  /** PostgreSQL only: how long a replica that stopped answering keeps its work (default 30 s). */
+  leaseMs?: number;
   /** Replaces file-system calls, to simulate a full disk or a read-only file system in tests. */
   fs?: Partial<StoreFs>;
 }
@@ -29,21 +31,20 @@ export interface OpenStoreOptions {
  * live pivotbot holds the lock, `StoreTooNewError` for a file from a newer pivotbot,
  * `StoreCorruptError` when neither the file nor its backup can be used, and
  * `StoreWriteFailedError` when the folder cannot be written. A PostgreSQL URL opens the
- * PostgreSQL store instead (`openPostgresStore`, holding the one-process database lock):
- * `StoreLockedError` when another pivotbot holds it, `StoreUnavailableError` when the database
- * cannot be reached.
+ * PostgreSQL store instead (`openPostgresStore`) as one of any number of replicas on that
+ * database (heartbeat and leases): `StoreUnavailableError` when the database cannot be reached.
  *
  * @example const store = await openStore({ path: config.storePath, logger });
  *          try { await store.subscriptions.add({ report, channel, createdBy }); } finally { await store.close(); }
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (isPostgresUrl(options.path)) {
-    // One process per database, like the file's lock, until the scheduler shares work across
-    // replicas: a second pivotbot on the same database is refused (STORE_LOCKED).
+    // Any number of processes per database: claims are decided by the database, and the work of
+    // a process that dies is adopted by the others once its lease expires.
     return openPostgresStore({
       url: options.path,
       logger: options.logger,
-      exclusive: true,
+      replica: options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs },
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.limits === undefined ? {} : { limits: options.limits }),
     });

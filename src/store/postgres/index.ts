@@ -3,7 +3,13 @@
 export { type CopyCounts, copyStoreData } from './copyStoreData.js';
 export { LOCK_CLASS, MIGRATION_LOCK_ID, migratePostgres, SINGLE_PROCESS_LOCK_ID } from './migratePostgres.js';
 export { type MigrateStoreFileResult, migrateStoreFile } from './migrateStoreFile.js';
-export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './openPostgresStore.js';
+export {
+  DEFAULT_LEASE_MS,
+  openPostgresStore,
+  type PostgresStore,
+  type PostgresStoreOptions,
+} from './openPostgresStore.js';
 export { StoreUnavailableError } from './postgresErrors.js';
 export { POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
 export { isPostgresUrl, redactUrl } from './redactUrl.js';
+export { type LeaseKind, type ReplicaLeases, startReplicaLeases } from './replicaLeases.js';

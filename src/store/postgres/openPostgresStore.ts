@@ -17,6 +17,7 @@ import { applyRows, diffData, draftOf, emptyMirror, type Mirror, mirrorFromRows 
 import { isUniqueViolation, selectAllRows, selectRows, writeDiff } from './postgresRows.js';
 import { type Collection, POSTGRES_SCHEMA_VERSION, TABLES, tableOf } from './postgresSchema.js';
 import { redactUrl } from './redactUrl.js';
+import { type ReplicaLeases, startReplicaLeases } from './replicaLeases.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/db` (the password never appears in messages or logs). */
@@ -35,6 +36,12 @@ export interface PostgresStoreOptions {
    * `pivotbot start` does until the scheduler can share work across replicas). Default false.
    */
   exclusive?: boolean;
+  /**
+   * Run as one of several replicas on this database: keep a heartbeat and a lease on every run
+   * and job this process starts, so the others adopt what it leaves when it dies (`leases`).
+   * `leaseMs` is how long a silent replica's work stays its own (default 30 s when `replica: {}`).
+   */
+  replica?: { leaseMs?: number };
   /** Full reload from the database, the safety net behind change notifications (default 60 s; 0: never). */
   refreshIntervalMs?: number;
 }
@@ -47,7 +54,12 @@ export interface PostgresStore extends Store {
   snapshot(): StoreData;
   /** Whether the database answers, and its schema version (for `/healthz`). */
   health(): Promise<{ reachable: boolean; schemaVersion?: number; error?: string }>;
+  /** With `replica`: this process's heartbeat and the leases of its work. */
+  readonly leases?: ReplicaLeases;
 }
+
+/** How long a replica that stopped answering keeps its work by default. */
+export const DEFAULT_LEASE_MS = 30_000;
 
 /**
  * Opens the PostgreSQL store: migrates the database under an advisory lock, loads every table
@@ -75,6 +87,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
   let mirror: Mirror = emptyMirror();
   let listener: ChangeListener | undefined;
+  let leases: ReplicaLeases | undefined;
   const pending = new Map<string, Set<string>>();
   let tail: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -108,8 +121,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     });
     // Through the queue, so changes announced meanwhile are applied after the load, not under it.
     await serial(reloadNow);
+    if (options.replica !== undefined) {
+      leases = await startReplicaLeases(pool, {
+        owner: origin,
+        leaseMs: options.replica.leaseMs ?? DEFAULT_LEASE_MS,
+        logger,
+        location,
+      });
+    }
   } catch (error) {
     closed = true;
+    await leases?.close();
     await listener?.close();
     await pool.end().catch(() => undefined);
     throw error instanceof StoreError ? error : new StoreUnavailableError(location, error);
@@ -250,15 +272,32 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     'store opened',
   );
 
+  // The leases follow the claims: held once the claim is in the database, released once finished.
+  const held = async <T>(kind: 'run' | 'job', id: string, result: T): Promise<T> => {
+    await leases?.hold(kind, id);
+    return result;
+  };
+  const released = async <T>(kind: 'run' | 'job', id: string, result: T, finished: boolean): Promise<T> => {
+    if (finished) await leases?.release(kind, id);
+    return result;
+  };
+
   return {
     jobs: {
       ...jobs,
-      create: (job) =>
-        write(
-          () => jobs.create(job),
-          () => refreshWhere('jobs', 'key = $1', [job.id], (j: { id: string }) => j.id === job.id),
+      create: async (job) =>
+        held(
+          'job',
+          job.id,
+          await write(
+            () => jobs.create(job),
+            () => refreshWhere('jobs', 'key = $1', [job.id], (j: { id: string }) => j.id === job.id),
+          ),
         ),
-      update: (id, patch) => write(() => jobs.update(id, patch)),
+      update: async (id, patch) => {
+        const job = await write(() => jobs.update(id, patch));
+        return released('job', id, job, job.status !== 'queued' && job.status !== 'running');
+      },
     },
     subscriptions: {
       ...subscriptions,
@@ -268,8 +307,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
     runs: {
       ...runs,
-      start: (input) =>
-        write(
+      start: async (input) => {
+        const claim = await write(
           () => runs.start(input),
           () =>
             refreshWhere(
@@ -278,8 +317,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
               [input.idempotencyKey],
               (r: { idempotencyKey: string }) => r.idempotencyKey === input.idempotencyKey,
             ),
-        ),
-      finish: (id, outcome) => write(() => runs.finish(id, outcome)),
+        );
+        return claim.started ? held('run', claim.run.id, claim) : claim;
+      },
+      finish: async (id, outcome) => released('run', id, await write(() => runs.finish(id, outcome)), true),
       linkJob: (id, jobId) => write(() => runs.linkJob(id, jobId)),
     },
     incidents: {
@@ -312,6 +353,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     flush: () => write(async () => undefined),
 
     refresh: () => write(reloadNow),
+    ...(leases === undefined ? {} : { leases }),
     snapshot: () => mirror.data,
 
     async health() {
@@ -331,6 +373,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       if (refreshTimer !== undefined) clearInterval(refreshTimer);
       await tail;
       closed = true;
+      // After the last write: what this process still holds is the other replicas' from now on.
+      await leases?.close();
       await listener?.close();
       await pool
         .end()

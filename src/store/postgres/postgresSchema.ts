@@ -14,6 +14,7 @@ import {
   scheduleFireSchema,
   subscriptionSchema,
 } from '../storeSchema.js';
+import { LEASE_TABLES } from './replicaLeases.js';
 
 /**
  * How each collection of the store is kept in PostgreSQL: one table per collection, each row
@@ -138,6 +139,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX pivotbot_incidents_rule ON pivotbot_incidents (rule_id, entity_key);
    ${recordTable('pivotbot_schedules')}
    ${recordTable('pivotbot_alert_evaluations')}`,
+  // Replicas' heartbeats and the leases of the work each holds (not mirrored: read by queries only).
+  LEASE_TABLES,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

@@ -181,7 +181,7 @@ describe('opening the database', () => {
     const url = await freshDatabase('pivotbot_migrate');
     await Promise.all([open(url), open(url), open(url)]);
     const versions = await sql<{ version: number }>(url, 'SELECT version FROM pivotbot_schema_version');
-    expect(versions).toEqual([{ version: 1 }]);
+    expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
   });
 
   it('refuses a database migrated by a newer pivotbot, and changes nothing', async () => {
@@ -190,7 +190,7 @@ describe('opening the database', () => {
     await sql(url, 'INSERT INTO pivotbot_schema_version (version) VALUES (7)');
     await expect(open(url)).rejects.toBeInstanceOf(StoreTooNewError);
     const versions = await sql<{ version: number }>(url, 'SELECT version FROM pivotbot_schema_version ORDER BY 1');
-    expect(versions.map((v) => v.version)).toEqual([1, 7]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 7]);
   });
 
   it('lets only one exclusive store hold the database, until it closes', async () => {
@@ -229,6 +229,6 @@ describe('opening the database', () => {
       await sql(admin.toString(), `ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
     }
     expect((await store.runs.start(run('during-outage'))).started).toBe(true);
-    expect(await store.health()).toEqual({ reachable: true, schemaVersion: 1 });
+    expect(await store.health()).toEqual({ reachable: true, schemaVersion: 2 });
   });
 });

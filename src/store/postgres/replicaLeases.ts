@@ -1,0 +1,167 @@
+import type pg from 'pg';
+import type { Logger } from '../../core/index.js';
+
+/** What a lease covers: a run (scheduled slot or manual command) or an async job, by its id. */
+export type LeaseKind = 'run' | 'job';
+
+/**
+ * Leases for several replicas on one database. Each process keeps one row in
+ * `pivotbot_replicas` alive (its heartbeat, every `leaseMs / 3`); each run and job it starts
+ * gets a row in `pivotbot_leases` naming it. Work whose holder's row expired (the process died,
+ * or lost the database for longer than the lease) is an orphan: exactly one replica adopts it
+ * (`adopt`, decided by the database) and finishes it under the same run key. One heartbeat per
+ * process, not one per run, so 1,000 runs in flight cost one UPDATE every `leaseMs / 3`.
+ */
+export interface ReplicaLeases {
+  /** This process's name in the lease tables. */
+  readonly owner: string;
+  readonly leaseMs: number;
+  /**
+   * Records that this process holds `id` (after its claim). Never throws: a write that fails is
+   * retried with each heartbeat (until then the work counts as orphaned once `leaseMs` old).
+   */
+  hold(kind: LeaseKind, id: string): Promise<void>;
+  /** Forgets the lease of finished work. Never throws. */
+  release(kind: LeaseKind, id: string): Promise<void>;
+  /**
+   * Ids of unfinished runs (scheduled and manual) or active jobs whose lease
+   * expired: no live holder, or no lease recorded and started more than a lease ago.
+   */
+  orphans(kind: LeaseKind): Promise<string[]>;
+  /** Takes the lease of an orphan for this process: true for exactly one caller while its holder stays dead. */
+  adopt(kind: LeaseKind, id: string): Promise<boolean>;
+  /** Renews this process's heartbeat now (also done on a timer). False when the database did not answer. */
+  heartbeat(): Promise<boolean>;
+  /** Stops the heartbeat and removes this process's row: what it still held is adopted at once by the others. */
+  close(): Promise<void>;
+}
+
+/** Kept in the schema by migration 2 (see `MIGRATIONS`). */
+export const LEASE_TABLES = `
+  CREATE TABLE pivotbot_replicas (owner text PRIMARY KEY, expires_at timestamptz NOT NULL, started_at timestamptz NOT NULL DEFAULT now());
+  CREATE TABLE pivotbot_leases (key text PRIMARY KEY, owner text NOT NULL, taken_at timestamptz NOT NULL DEFAULT now());
+  CREATE INDEX pivotbot_leases_owner ON pivotbot_leases (owner);`;
+
+const leaseKey = (kind: LeaseKind, id: string): string => `${kind}:${id}`;
+
+/** A lease's holder is live while its replica row has not expired (database time: replicas' clocks may differ). */
+const HOLDER_LIVE = `EXISTS (SELECT 1 FROM pivotbot_replicas p WHERE p.owner = l.owner AND p.expires_at > now())`;
+
+const ORPHANS: Record<LeaseKind, string> = {
+  run: `SELECT r.key AS id FROM pivotbot_runs r
+          LEFT JOIN pivotbot_leases l ON l.key = 'run:' || r.key
+         WHERE r.status = 'running'
+           AND CASE WHEN l.key IS NULL THEN (r.body->>'startedAt')::timestamptz < now() - $1 * interval '1 millisecond'
+                    ELSE NOT ${HOLDER_LIVE} END
+         ORDER BY r.seq`,
+  job: `SELECT j.key AS id FROM pivotbot_jobs j
+          LEFT JOIN pivotbot_leases l ON l.key = 'job:' || j.key
+         WHERE j.body->>'status' IN ('queued', 'running')
+           AND CASE WHEN l.key IS NULL THEN (j.body->>'createdAt')::timestamptz < now() - $1 * interval '1 millisecond'
+                    ELSE NOT ${HOLDER_LIVE} END
+         ORDER BY j.seq`,
+};
+
+/**
+ * Starts this process's heartbeat on `pool` and returns its leases.
+ *
+ * @example const leases = await startReplicaLeases(pool, { owner: origin, leaseMs: 30_000, logger });
+ *          await leases.hold('run', run.id); … for (const id of await leases.orphans('run')) if (await leases.adopt('run', id)) …
+ */
+export async function startReplicaLeases(
+  pool: pg.Pool,
+  options: { owner: string; leaseMs: number; logger: Logger; location: string },
+): Promise<ReplicaLeases> {
+  const { owner, leaseMs, logger, location } = options;
+  let closed = false;
+  let warned = false;
+  /** Leases whose first write failed: written with the next heartbeat, unless another replica took the work meanwhile. */
+  const unrecorded = new Set<string>();
+
+  const heartbeat = async (): Promise<boolean> => {
+    if (closed) return false;
+    try {
+      await pool.query(
+        `INSERT INTO pivotbot_replicas (owner, expires_at) VALUES ($1, now() + $2 * interval '1 millisecond')
+         ON CONFLICT (owner) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+        [owner, leaseMs],
+      );
+      if (unrecorded.size > 0) {
+        const keys = [...unrecorded];
+        await pool.query(
+          'INSERT INTO pivotbot_leases (key, owner) SELECT unnest($1::text[]), $2 ON CONFLICT (key) DO NOTHING',
+          [keys, owner],
+        );
+        for (const key of keys) unrecorded.delete(key);
+      }
+      if (warned) logger.info({ store: location }, 'replica heartbeat written again');
+      warned = false;
+      return true;
+    } catch (error) {
+      if (!warned) logger.warn({ err: error, store: location }, 'replica heartbeat not written; retrying');
+      warned = true;
+      return false;
+    }
+  };
+
+  // The first heartbeat must land: a replica that cannot announce itself would see its own work adopted.
+  await pool.query(
+    `INSERT INTO pivotbot_replicas (owner, expires_at) VALUES ($1, now() + $2 * interval '1 millisecond')
+     ON CONFLICT (owner) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+    [owner, leaseMs],
+  );
+  const timer = setInterval(() => void heartbeat(), Math.max(100, Math.floor(leaseMs / 3)));
+  timer.unref();
+
+  const quietly = async (what: string, text: string, params: unknown[]): Promise<boolean> => {
+    try {
+      await pool.query(text, params);
+      return true;
+    } catch (error) {
+      logger.warn({ err: error, store: location }, `${what} not written yet`);
+      return false;
+    }
+  };
+
+  return {
+    owner,
+    leaseMs,
+    async hold(kind, id) {
+      const key = leaseKey(kind, id);
+      const written = await quietly(
+        'lease',
+        'INSERT INTO pivotbot_leases (key, owner) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, taken_at = now()',
+        [key, owner],
+      );
+      if (!written) unrecorded.add(key);
+    },
+    async release(kind, id) {
+      const key = leaseKey(kind, id);
+      unrecorded.delete(key);
+      await quietly('lease release', 'DELETE FROM pivotbot_leases WHERE key = $1', [key]);
+    },
+    async orphans(kind) {
+      const { rows } = await pool.query<{ id: string }>(ORPHANS[kind], [leaseMs]);
+      return rows.map((row) => row.id);
+    },
+    async adopt(kind, id) {
+      // One statement: a missing lease is inserted by the first caller; a dead holder's is taken
+      // by the first caller; a live holder's (including an adopter's) is left alone.
+      const { rows } = await pool.query(
+        `INSERT INTO pivotbot_leases AS l (key, owner) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, taken_at = now()
+           WHERE l.owner <> EXCLUDED.owner AND NOT ${HOLDER_LIVE}
+         RETURNING l.key`,
+        [leaseKey(kind, id), owner],
+      );
+      return rows.length === 1;
+    },
+    heartbeat,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      await quietly('replica removal', 'DELETE FROM pivotbot_replicas WHERE owner = $1', [owner]);
+    },
+  };
+}
