@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Logger, UserInputError } from '../core/index.js';
+import { CancelledError, type Logger, UserInputError } from '../core/index.js';
 import { writeCsv } from '../render/index.js';
 import {
   type PivotColumn,
@@ -35,6 +35,8 @@ export interface RunDeps {
   logger?: Logger;
   /** PIVOTBOT_TIMEZONE, for definitions that name no zone. */
   defaultTimeZone?: string;
+  /** The caller's cancellation (shutdown): every call of the run stops at once, and nothing falls back to async. */
+  signal?: AbortSignal;
   /** In `auto` mode, a sync call slower than this is abandoned and the request runs async (default 60 s). */
   syncTimeoutMs?: number;
   asyncWait?: WaitOptions;
@@ -89,12 +91,14 @@ export async function runReport(
       if (result.mode === 'async') {
         warnings.push('The comparison period was skipped: this run went async, and a run makes at most one job.');
       } else {
-        const prev = await deps.client.pivot(compiled.comparison.request);
+        const prev = await deps.client.pivot(compiled.comparison.request, deps.signal ? { signal: deps.signal } : {});
         previous = { rows: [...prev.rows], ...(prev.totals ? { totals: prev.totals } : {}) };
       }
     }
   }
-  const postbacks = compiled.postbacks ? await deps.client.postbackShare(compiled.postbacks) : undefined;
+  const postbacks = compiled.postbacks
+    ? await deps.client.postbackShare(compiled.postbacks, deps.signal ? { signal: deps.signal } : {})
+    : undefined;
   const view = buildView({
     id: report.id,
     definition,
@@ -134,11 +138,11 @@ async function fetchPivot(
   deps: RunDeps,
 ): Promise<Fetched> {
   if (mode === 'sync') {
+    const slow = auto ? AbortSignal.timeout(deps.syncTimeoutMs ?? 60_000) : undefined;
+    const signals = [slow, deps.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     try {
-      const response = await deps.client.pivot(
-        request,
-        auto ? { signal: AbortSignal.timeout(deps.syncTimeoutMs ?? 60_000) } : {},
-      );
+      const response = await deps.client.pivot(request, signal ? { signal } : {});
       return {
         columns: response.columns,
         rows: [...response.rows],
@@ -147,7 +151,12 @@ async function fetchPivot(
         mode: 'sync',
       };
     } catch (error) {
-      if (!(auto && error instanceof ReportingTimeoutError && toAsyncRequest(request))) throw error;
+      // Our own deadline cancels the call (CancelledError): that is the slow case that runs async.
+      // The caller's cancellation (shutdown) is not.
+      const tooSlow =
+        error instanceof ReportingTimeoutError ||
+        (error instanceof CancelledError && slow?.aborted === true && deps.signal?.aborted !== true);
+      if (!(auto && tooSlow && toAsyncRequest(request))) throw error;
       deps.logger?.warn({ report: id }, 'sync pivot timed out; running it async once');
       const fetched = await fetchAsync(id, request, deps);
       return {

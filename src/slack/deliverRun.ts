@@ -104,6 +104,7 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
         logger: deps.logger,
         defaultTimeZone: deps.defaultTimeZone,
         asyncWait: { onStatus, signal: deps.signal },
+        signal: deps.signal,
       },
       { ...(target.range !== undefined ? { range: target.range } : {}), ...(target.mode ? { mode: target.mode } : {}) },
     );

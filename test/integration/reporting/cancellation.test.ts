@@ -1,5 +1,6 @@
 import { CancelledError } from '../../../src/core/index.js';
 import { type PivotRequest, ReportingClient, type ReportingClientOptions } from '../../../src/reporting/index.js';
+import { reportSchema, runReport } from '../../../src/reports/index.js';
 import { ScriptedServer, sendJson } from '../../support/scriptedServer.js';
 
 /** Shutdown does not wait: every wait of the client ends promptly, as CancelledError, when its signal aborts. */
@@ -126,5 +127,33 @@ describe('cancelling the Reporting client', () => {
     const { error } = await timed(client().pivot(request, { signal: controller.signal }));
     expect(error).toBeInstanceOf(CancelledError);
     expect(server.requestsTo('/v1/graphql')).toHaveLength(0);
+  });
+
+  it('cancels an auto-mode report on shutdown without falling back to an async job', async () => {
+    server.on('/v1/graphql', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 5_000));
+      if (!res.destroyed) sendJson(res, 200, { data: { pivot: { results: [], totals: {} } } });
+    });
+    const shutdown = abortAfter(1);
+    const definition = reportSchema.parse({
+      title: 'By country',
+      query: { dimensions: ['countryCode'], metrics: ['spend'], range: 'yesterday' },
+      mode: 'auto',
+    });
+    const { error, ms } = await timed(
+      runReport(
+        { id: 'by-country', definition },
+        {
+          client: client(),
+          now: () => new Date('2026-11-20T12:00:00Z'),
+          signal: shutdown.signal,
+          syncTimeoutMs: 60_000,
+        },
+      ),
+    );
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(ms).toBeLessThan(2_000);
+    const sent = server.requestsTo('/v1/graphql').map((r) => r.body);
+    expect(sent.some((body) => body.includes('createAsyncPivot'))).toBe(false);
   });
 });

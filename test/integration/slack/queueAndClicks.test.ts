@@ -40,13 +40,15 @@ describe('a full queue and a long wait are said to the user', () => {
 });
 
 describe('a run waiting in the queue when the bot stops', () => {
-  const bot = useBotHarness({ concurrency: 1, faults: { latencyMs: 3_000 } });
+  // Every Reporting Service answer takes 15 s: the first run is still running when the bot stops.
+  const bot = useBotHarness({ concurrency: 1, faults: { latencyMs: 15_000 } });
 
   it('does not start, stays recorded, and its asker is told once, by the next start', async () => {
     const first = await bot().command('spend by countryCode yesterday', { user: 'U0FIRST' });
     const second = await bot().command('installs by countryCode yesterday', { user: 'U0SECOND' });
     await bot().slack.waitFor(() => bot().bot.store.runs.listUnfinished().length === 2, 10_000, 'both runs recorded');
     await bot().bot.stop();
+    expect(bot().bot.store.runs.listUnfinished().map((r) => r.requester).sort()).toEqual(['U0FIRST', 'U0SECOND']);
     // Nothing was said at shutdown: the next start answers both, once each.
     expect(bot().hookBodies(second.hook)).toEqual([]);
     expect(bot().hookBodies(first.hook)).toEqual([]);
