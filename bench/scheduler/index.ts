@@ -32,6 +32,8 @@ const CHANNELS = Array.from({ length: 10 }, (_, i) => `C0DIGEST${String(i).padSt
 const TYPICAL = 'spend installs installsCpi by countryCode yesterday';
 /** What the users type during the burst: light commands (answered privately), and one query in forty (posted to #general). */
 const COMMANDS = [...Array.from({ length: 39 }, (_, i) => ['help', 'list', 'schedule', 'help ranges'][i % 4]), TYPICAL];
+/** Queries posted during the burst at most: a fixed load, whatever the burst's length (the window factor). */
+const MAX_QUERIES = 20;
 /** Commands sent per second during the burst. */
 const COMMAND_RATE = 20;
 /** The slot is this long after the bot's files are written, so the bot is up before it. */
@@ -215,13 +217,19 @@ export async function run(args: readonly string[]): Promise<void> {
 
     // Commands through the burst, COMMAND_RATE a second, until every digest is out.
     const acks: number[] = [];
+    let queries = 0;
+    const nextCommand = (i: number): string => {
+      const text = COMMANDS[i % COMMANDS.length] as string;
+      if (text !== TYPICAL) return text;
+      return ++queries <= MAX_QUERIES ? text : 'help';
+    };
     let sending = true;
     const pending: Array<Promise<void>> = [];
     const sender = (async () => {
       for (let i = 0; sending; i++) {
         const start = performance.now();
         pending.push(
-          send(COMMANDS[i % COMMANDS.length] as string).then((status) => {
+          send(nextCommand(i)).then((status) => {
             if (status !== 200) throw new Error(`ack answered ${status}`);
             acks.push(performance.now() - start);
           }),
