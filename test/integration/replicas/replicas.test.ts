@@ -1,0 +1,195 @@
+/**
+ * Three `pivotbot start` replicas on one PostgreSQL database (leases of 2 s), posting digests of
+ * reports due every one or two seconds: every slot is posted once across the three; a replica
+ * SIGKILLed right after claiming a slot has that slot finished once by another within the lease;
+ * a rolling restart of all three loses and doubles nothing; and a database outage answers
+ * commands "temporarily unavailable" and is caught up once the database is back.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
+import { secondsReport, writeReports } from '../../support/scheduledReports.js';
+import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
+import { SlackTestServer } from '../../support/slackTestServer.js';
+import {
+  digestCounts,
+  eventually,
+  killReplica,
+  lostSlots,
+  type Replica,
+  SIGNING_SECRET,
+  sleep,
+  sql,
+  startReplica,
+  stopReplica,
+} from './replicaHarness.js';
+
+const LEASE_SECONDS = 2;
+const EVERY_MS = { 'every-one': 1_000, 'every-two': 2_000, 'also-two': 2_000 };
+
+afterAll(stopTestPostgres);
+
+describe('three replicas on one PostgreSQL', () => {
+  let slack: SlackTestServer;
+  let sandbox: RunningSandbox;
+  let dir: string;
+  let reports: string;
+  const replicas: Replica[] = [];
+
+  beforeAll(async () => {
+    slack = await new SlackTestServer().start();
+    sandbox = await startSandbox({ port: 0, scale: 'small' });
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-replicas-'));
+    // No chart: the test is about claims, and a chart process per replica only costs time.
+    reports = await writeReports(dir, {
+      'every-one': secondsReport({ title: 'Every second', channels: ['C0GENERAL1'], everySeconds: 1, chart: false }),
+      'every-two': secondsReport({ title: 'Every two', channels: ['C0MARKET01'], everySeconds: 2, chart: false }),
+      'also-two': secondsReport({ title: 'Also two', channels: ['C0GENERAL1'], everySeconds: 2, chart: false }),
+    });
+  });
+
+  afterEach(async () => {
+    for (const replica of replicas.splice(0)) await killReplica(replica);
+    slack.messages.splice(0);
+  });
+
+  afterAll(async () => {
+    await sandbox?.stop();
+    await slack?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function startThree(store: string): Promise<Replica[]> {
+    const started = [0, 1, 2].map(() => startReplica({ slack, sandbox, reports, store, leaseSeconds: LEASE_SECONDS }));
+    replicas.push(...started);
+    for (const replica of started) expect(await replica.port).toBeGreaterThan(0);
+    return started;
+  }
+
+  const claimsOf = (replica: Replica): number =>
+    replica.lines.filter((line) => line.includes('"msg":"digest slot claimed"')).length;
+
+  it('posts every slot once across the three, each replica taking a share', async () => {
+    const store = await freshDatabase('pivotbot_three');
+    const three = await startThree(store);
+    await sleep(8_000);
+    for (const replica of three) await stopReplica(replica);
+
+    const posted = digestCounts(slack);
+    expect([...posted].filter(([, n]) => n > 1)).toEqual([]);
+    expect(await lostSlots(store, posted, EVERY_MS)).toEqual([]);
+    // About 7 s of three reports (1 + 0.5 + 0.5 slots a second): most of them posted.
+    expect(posted.size).toBeGreaterThanOrEqual(10);
+    // The claims are spread: more than one replica delivered digests.
+    expect(three.filter((r) => claimsOf(r) > 0).length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('finishes the slot of a replica SIGKILLed right after its claim, once, within the lease', async () => {
+    const store = await freshDatabase('pivotbot_kill');
+    const three = await startThree(store);
+    // The first replica to claim a slot (attempt 1) dies at once, before posting anything.
+    const victim = await new Promise<{ replica: Replica; report: string; slot: string }>((resolve) => {
+      for (const replica of three) {
+        replica.onLine = (line) => {
+          if (!line.includes('"msg":"digest slot claimed"') || !line.includes('"attempt":1')) return;
+          replica.child.kill('SIGKILL');
+          const { report, slot } = JSON.parse(line) as { report: string; slot: string };
+          for (const r of three) delete r.onLine;
+          resolve({ replica, report, slot });
+        };
+      }
+    });
+    const killedAt = Date.now();
+    await victim.replica.exited;
+    const key = `${victim.report}@${victim.slot}`;
+    // Adopted once the dead replica's heartbeat expires (2 s) by the next sweep (every 1 s).
+    await eventually(() => digestCounts(slack).has(key), LEASE_SECONDS * 1_000 + 6_000, `${key} posted`);
+    const tookMs = Date.now() - killedAt;
+    await sleep(2_000);
+    for (const replica of three) await stopReplica(replica);
+
+    const posted = digestCounts(slack);
+    expect(posted.get(key)).toBe(1);
+    expect([...posted].filter(([, n]) => n > 1)).toEqual([]);
+    expect(await lostSlots(store, posted, EVERY_MS)).toEqual([]);
+    const runs = await sql<{ attempt: number; status: string }>(
+      store,
+      `SELECT (body->>'attempt')::int AS attempt, status FROM pivotbot_runs WHERE idempotency_key LIKE $1 ORDER BY 1`,
+      [`digest:${victim.report}:%:${victim.slot}`],
+    );
+    // The dead replica's claim, failed by the adopter, then the adopter's attempt that posted.
+    expect(runs).toEqual([
+      { attempt: 1, status: 'failed' },
+      { attempt: 2, status: 'succeeded' },
+    ]);
+    const adopters = three.filter((r) => r.lines.some((l) => l.includes('run of a stopped replica adopted')));
+    expect(adopters).toHaveLength(1);
+    expect(adopters[0]).not.toBe(victim.replica);
+    expect(tookMs).toBeLessThan(LEASE_SECONDS * 1_000 + 6_000);
+  }, 60_000);
+
+  it('loses and doubles no slot in a rolling restart of all three during a burst', async () => {
+    const store = await freshDatabase('pivotbot_rolling');
+    const three = await startThree(store);
+    await sleep(2_000);
+    for (let i = 0; i < three.length; i++) {
+      await stopReplica(three[i] as Replica);
+      const next = startReplica({ slack, sandbox, reports, store, leaseSeconds: LEASE_SECONDS });
+      replicas.push(next);
+      expect(await next.port).toBeGreaterThan(0);
+      three[i] = next;
+    }
+    await sleep(4_000);
+    for (const replica of three) await stopReplica(replica);
+
+    const posted = digestCounts(slack);
+    expect([...posted].filter(([, n]) => n > 1)).toEqual([]);
+    expect(await lostSlots(store, posted, EVERY_MS)).toEqual([]);
+    expect(posted.size).toBeGreaterThanOrEqual(10);
+  }, 90_000);
+
+  it('answers commands "temporarily unavailable" while the database is down, then catches up every slot once', async () => {
+    const store = await freshDatabase('pivotbot_outage');
+    const name = new URL(store).pathname.slice(1);
+    const admin = new URL(store);
+    admin.pathname = '/postgres';
+    const three = await startThree(store);
+    await sleep(2_000);
+    await sql(admin.toString(), `ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+    await sql(admin.toString(), 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    const downFrom = Date.now();
+    let answer: Response;
+    try {
+      await sleep(1_000);
+      answer = await postSigned(
+        `http://127.0.0.1:${await (three[0] as Replica).port}/slack/events`,
+        slashCommandBody({ text: 'run every-two', responseUrl: slack.responseUrl('outage') }),
+        { signingSecret: SIGNING_SECRET },
+      );
+      await sleep(3_000);
+    } finally {
+      await sql(admin.toString(), `ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
+    }
+    const upAt = Date.now();
+    expect(answer.status).toBe(200);
+    await eventually(
+      () => slack.hooks.some((h) => JSON.stringify(h.body).includes('temporarily unavailable')),
+      5_000,
+      'the command answered "temporarily unavailable"',
+    );
+    await sleep(6_000);
+    for (const replica of three) await stopReplica(replica);
+
+    const posted = digestCounts(slack);
+    expect([...posted].filter(([, n]) => n > 1)).toEqual([]);
+    expect(await lostSlots(store, posted, EVERY_MS)).toEqual([]);
+    // The slots of the outage were posted after it.
+    const during = [...posted.keys()].filter((k) => {
+      const at = Date.parse(k.split('@')[1] as string);
+      return at > downFrom + 500 && at < upAt - 500;
+    });
+    expect(during.length).toBeGreaterThan(0);
+  }, 90_000);
+});
