@@ -10,7 +10,7 @@ export interface ChangeListenerOptions {
   /** This process's mark on its own transactions; its own changes are not reported back. */
   origin: string;
   logger: Logger;
-  /** Also hold the one-process advisory lock on this session (`pivotbot start`). */
+  /** Also hold the one-process advisory lock on this session (`exclusive` in openPostgresStore). */
   exclusive: boolean;
   /** A row of `table` with `key` was inserted, changed or deleted by another process. */
   onChange(table: string, key: string): void;
@@ -50,8 +50,8 @@ export async function listenForChanges(options: ChangeListenerOptions): Promise<
         ]);
         if (rows[0]?.locked !== true) {
           throw new StoreLockedError(
-            `Another pivotbot is already running on the store database ${location}: several replicas on one database are not supported yet. ` +
-              'Stop the other one, or give this one its own PIVOTBOT_STORE.',
+            `Another process holds the store database ${location} exclusively. ` +
+              'Stop it, or give this one its own PIVOTBOT_STORE.',
             { location },
           );
         }

@@ -32,8 +32,8 @@ export interface PostgresStoreOptions {
     connectionTimeoutMillis?: number;
   };
   /**
-   * Hold the database-level lock that keeps a second pivotbot off this database (what
-   * `pivotbot start` does until the scheduler can share work across replicas). Default false.
+   * Hold the database-level lock that keeps any other exclusive store off this database (for a
+   * tool that must be alone; `pivotbot start` opens with `replica` instead). Default false.
    */
   exclusive?: boolean;
   /**

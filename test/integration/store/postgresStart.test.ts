@@ -1,7 +1,7 @@
 /**
- * `pivotbot start` (the built CLI) with `PIVOTBOT_STORE` set to a PostgreSQL URL: it serves, and
- * a second bot on the same database refuses to start, as on the same JSON file, so nothing can be
- * posted twice while several replicas are not supported.
+ * `pivotbot start` (the built CLI) with `PIVOTBOT_STORE` set to a PostgreSQL URL: it serves, and a
+ * second bot on the same database serves beside it as a replica (test/integration/replicas has what
+ * they guarantee together).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -61,7 +61,7 @@ describe('pivotbot start on a PostgreSQL store', () => {
     return { child, exited, listening, output: () => output };
   }
 
-  it('serves with its state in PostgreSQL and refuses a second bot on the same database', async () => {
+  it('serves with its state in PostgreSQL, and a second bot on the same database serves beside it', async () => {
     const url = await freshDatabase('pivotbot_start');
     const first = start(url);
     const port = await first.listening;
@@ -70,24 +70,21 @@ describe('pivotbot start on a PostgreSQL store', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({
       ok: true,
-      store: { kind: 'postgres', reachable: true, schemaVersion: 1 },
+      store: { kind: 'postgres', reachable: true, schemaVersion: 2 },
     });
 
+    // Replicas share the database (claims and leases decide who runs what): no lock refuses the second.
     const second = start(url);
-    expect(await second.exited).toEqual({ code: 1, signal: null });
-    expect(second.output()).toMatch(/STORE_LOCKED|Another pivotbot is already running on the store database/);
-    expect(second.output()).toMatch(/several replicas on one database are not supported yet/);
-    expect(second.output()).not.toContain('pivotbot-test@');
-
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toEqual({ code: 0, signal: null });
-    // The lock went with the first bot's session: the next one starts.
-    const third = start(url);
-    const thirdPort = await third.listening;
-    expect(thirdPort).toBeGreaterThan(0);
+    const secondPort = await second.listening;
+    expect(secondPort).toBeGreaterThan(0);
     // start.ts installs its SIGTERM handler just after printing the line: ask /healthz first.
-    expect((await fetch(`http://127.0.0.1:${thirdPort}/healthz`)).status).toBe(200);
-    third.child.kill('SIGTERM');
-    expect(await third.exited).toEqual({ code: 0, signal: null });
+    expect((await fetch(`http://127.0.0.1:${secondPort}/healthz`)).status).toBe(200);
+    expect(second.output()).not.toContain('pivotbot-test@');
+    expect(second.output()).not.toContain('STORE_LOCKED');
+
+    for (const bot of [first, second]) {
+      bot.child.kill('SIGTERM');
+      expect(await bot.exited).toEqual({ code: 0, signal: null });
+    }
   });
 });
