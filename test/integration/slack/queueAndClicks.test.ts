@@ -48,7 +48,12 @@ describe('a run waiting in the queue when the bot stops', () => {
     const second = await bot().command('installs by countryCode yesterday', { user: 'U0SECOND' });
     await bot().slack.waitFor(() => bot().bot.store.runs.listUnfinished().length === 2, 10_000, 'both runs recorded');
     await bot().bot.stop();
-    expect(bot().bot.store.runs.listUnfinished().map((r) => r.requester).sort()).toEqual(['U0FIRST', 'U0SECOND']);
+    expect(
+      bot()
+        .bot.store.runs.listUnfinished()
+        .map((r) => r.requester)
+        .sort(),
+    ).toEqual(['U0FIRST', 'U0SECOND']);
     // Nothing was said at shutdown: the next start answers both, once each.
     expect(bot().hookBodies(second.hook)).toEqual([]);
     expect(bot().hookBodies(first.hook)).toEqual([]);
