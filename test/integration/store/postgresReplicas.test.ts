@@ -198,7 +198,7 @@ describe('opening the database', () => {
     const first = await open(url, { exclusive: true });
     const second = open(url, { exclusive: true });
     await expect(second).rejects.toBeInstanceOf(StoreLockedError);
-    await expect(second).rejects.toThrow(/several replicas on one database are not supported yet/);
+    await expect(second).rejects.toThrow(/holds the store database .* exclusively/);
     await first.close();
     await expect(open(url, { exclusive: true })).resolves.toBeDefined();
   });

@@ -1,0 +1,91 @@
+/**
+ * The leases behind replicas, on a real PostgreSQL: a live replica's runs and jobs are never
+ * orphans; a replica that stops (closed, or silent past its lease) leaves orphans that exactly one
+ * other replica adopts; and a claim whose lease was never written counts once a lease old.
+ */
+import { silentLogger } from '../../../src/core/index.js';
+import { openPostgresStore, type PostgresStore, type ReplicaLeases } from '../../../src/store/postgres/index.js';
+import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
+import { sleep, sql } from './replicaHarness.js';
+
+afterAll(stopTestPostgres);
+
+const LEASE_MS = 400;
+const opened: PostgresStore[] = [];
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close().catch(() => undefined);
+});
+
+async function replica(url: string): Promise<PostgresStore & { leases: ReplicaLeases }> {
+  const store = await openPostgresStore({
+    url,
+    logger: silentLogger(),
+    refreshIntervalMs: 0,
+    replica: { leaseMs: LEASE_MS },
+  });
+  opened.push(store);
+  if (store.leases === undefined) throw new Error('a replica store has leases');
+  return store as PostgresStore & { leases: ReplicaLeases };
+}
+
+const slotRun = (key: string) => ({
+  report: 'daily',
+  trigger: 'schedule' as const,
+  idempotencyKey: key,
+  channel: 'C1',
+});
+
+describe('replica leases', () => {
+  it('never offers a live replica’s run, and offers a closed replica’s run to exactly one adopter', async () => {
+    const url = await freshDatabase('pivotbot_leases');
+    const [a, b, c] = [await replica(url), await replica(url), await replica(url)];
+    const { run } = await a.runs.start(slotRun('digest:daily:C1:2026-11-23T09:00:00.000Z'));
+    await sleep(LEASE_MS * 2);
+    // Its heartbeat keeps it alive past several leases.
+    expect(await b.leases.orphans('run')).toEqual([]);
+    expect(await b.leases.adopt('run', run.id)).toBe(false);
+
+    await a.close();
+    expect(await b.leases.orphans('run')).toEqual([run.id]);
+    const adopted = await Promise.all([b.leases.adopt('run', run.id), c.leases.adopt('run', run.id)]);
+    expect(adopted.filter(Boolean)).toHaveLength(1);
+    // The adopter is alive: nobody else can take it now.
+    expect(await c.leases.adopt('run', run.id)).toBe(false);
+    expect(await b.leases.adopt('run', run.id)).toBe(false);
+  });
+
+  it('offers the work of a replica that stopped answering once its lease expired, and finished work never', async () => {
+    const url = await freshDatabase('pivotbot_leases_silent');
+    const [a, b] = [await replica(url), await replica(url)];
+    const { run } = await a.runs.start(slotRun('digest:daily:C1:2026-11-23T10:00:00.000Z'));
+    const { run: done } = await a.runs.start(slotRun('digest:daily:C1:2026-11-23T11:00:00.000Z'));
+    await a.runs.finish(done.id, { status: 'succeeded' });
+    // A silent replica: its heartbeat stops (as in a process frozen or cut off from the database).
+    await sql(url, "UPDATE pivotbot_replicas SET expires_at = now() - interval '1 second' WHERE owner = $1", [
+      a.leases.owner,
+    ]);
+    expect(await b.leases.orphans('run')).toEqual([run.id]);
+    expect(await b.leases.adopt('run', run.id)).toBe(true);
+  });
+
+  it('counts a claim whose lease was never written as orphaned once it is a lease old', async () => {
+    const url = await freshDatabase('pivotbot_leases_unwritten');
+    const [a, b] = [await replica(url), await replica(url)];
+    const { run } = await a.runs.start(slotRun('alert:daily:cpi:2026-11-23T12:00:00.000Z'));
+    await sql(url, 'DELETE FROM pivotbot_leases');
+    expect(await b.leases.orphans('run')).toEqual([]);
+    await sleep(LEASE_MS + 200);
+    expect(await b.leases.orphans('run')).toEqual([run.id]);
+  });
+
+  it('leases jobs too: released when the job finishes', async () => {
+    const url = await freshDatabase('pivotbot_leases_jobs');
+    const [a, b] = [await replica(url), await replica(url)];
+    await a.jobs.create({ id: 'job-1', requester: 'U1', channel: 'C1', request: {} });
+    await a.jobs.create({ id: 'job-2', requester: 'U1', channel: 'C1', request: {} });
+    await a.jobs.update('job-2', { status: 'succeeded' });
+    expect(await sql(url, 'SELECT key FROM pivotbot_leases ORDER BY key')).toEqual([{ key: 'job:job-1' }]);
+    await a.close();
+    expect(await b.leases.orphans('job')).toEqual(['job-1']);
+  });
+});
