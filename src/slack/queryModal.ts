@@ -1,0 +1,470 @@
+/**
+ * The query-builder modal of `/pivot` (and `/pivot new`): metrics and dimensions picked from the
+ * catalog (grouped, with descriptions and the trade's words), a range, country / app / campaign
+ * filters, top N and a comparison. The modal shows the equivalent query line and keeps it current;
+ * submitting runs that line exactly as if it had been typed. Pure: views and validation from data,
+ * no Slack calls (those are in `modalActions.ts`).
+ */
+import { compileQuery, countryCodeOf, type GlossaryTerm, QueryError, type QueryOptions } from '../query/index.js';
+import { SLACK_LIMITS } from '../render/index.js';
+import { DIMENSIONS, METRICS } from '../reporting/index.js';
+
+export const QUERY_MODAL_CALLBACK = 'pivot_query_modal';
+/** Every input of the modal dispatches its changes with an action id starting so. */
+export const QUERY_MODAL_ACTION_PREFIX = 'pivot_qm_';
+export const QUERY_MODAL_ACTION_PATTERN = /^pivot_qm_/;
+
+/** Block ids: the keys of the view's state and of the errors a submission answers with. */
+export const QUERY_BLOCKS = {
+  metrics: 'qm_metrics',
+  dimensions: 'qm_dimensions',
+  range: 'qm_range',
+  country: 'qm_country',
+  app: 'qm_app',
+  campaign: 'qm_campaign',
+  top: 'qm_top',
+  compare: 'qm_compare',
+  line: 'qm_line',
+} as const;
+
+/** What the modal's fields hold. */
+export interface QueryModalFields {
+  metrics: string[];
+  dimensions: string[];
+  range: string;
+  country: string;
+  app: string;
+  campaign: string;
+  top: string;
+  compare: 'none' | 'previous' | 'last_week';
+}
+
+export const EMPTY_FIELDS: QueryModalFields = {
+  metrics: [],
+  dimensions: [],
+  range: 'yesterday',
+  country: '',
+  app: '',
+  campaign: '',
+  top: '',
+  compare: 'none',
+};
+
+/** The ranges offered: relative ones only, so a query saved from the modal keeps moving with time. */
+export const MODAL_RANGES: ReadonlyArray<readonly [query: string, label: string]> = [
+  ['yesterday', 'Yesterday'],
+  ['today', 'Today so far'],
+  ['last 24 hours', 'Last 24 hours'],
+  ['last 7 days', 'Last 7 days (L7D)'],
+  ['last 14 days', 'Last 14 days'],
+  ['last 30 days', 'Last 30 days (L30D)'],
+  ['last 90 days', 'Last 90 days'],
+  ['this week', 'This week (WTD)'],
+  ['last week', 'Last week'],
+  ['month to date', 'This month (MTD)'],
+  ['last month', 'Last month'],
+];
+
+const COMPARISONS: ReadonlyArray<readonly [QueryModalFields['compare'], string, string]> = [
+  ['none', 'No comparison', ''],
+  ['previous', 'vs previous period', 'vs previous period'],
+  ['last_week', 'vs same period last week (WoW)', 'vs last week'],
+];
+
+/** Groups of the pickers, first match wins; anything unmatched goes to the last group. */
+const METRIC_GROUPS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['Cost', /^(spend|billableSpend|cpc|cpm|absoluteCpx)$/],
+  ['Delivery', /^(impressions|uniqueImpressions|clicks|uniqueClicks|eviews|eclicks|ctr|simps|sourceViewa|vtaShare)$/],
+  ['Installs', /^installs/],
+  ['Events and revenue', /^(events|uniqueEvents|eventValue|eventsCpa|eventsIte|eventsRate|eventsRoas|uniqueEventsCpa)/],
+  ['Goals and quality', /./],
+];
+
+const DIMENSION_GROUPS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['Time', /^(date|dateToStr|dayOfWeek|timeOfDay)$/],
+  ['Geography', /^(countryCode|countryName|region|city|dma|zipCode|campaignCountry|advertiserCountryId)$/],
+  ['App and advertiser', /^(app|advertiser)/],
+  ['Campaign', /^campaign/],
+  ['Ad set and ad', /^(ad|group)/],
+  ['Supply (exchange, publisher)', /^(source|site)/],
+  ['Device and SKAdNetwork', /^(deviceType|skad|osCtv|proxyType)/],
+  ['Other', /./],
+];
+
+/** The date dimension is offered at each granularity instead of bare. */
+const DATE_CHOICES: ReadonlyArray<readonly [string, string]> = [
+  ['date:daily', 'by day'],
+  ['date:weekly', 'by week'],
+  ['date:monthly', 'by month'],
+  ['date:hourly', 'by hour'],
+];
+
+/** Slack's limits on select options (Block Kit reference). */
+const OPTION_TEXT = 75;
+const OPTION_DESCRIPTION = 75;
+const OPTIONS_PER_SELECT = 100;
+
+interface SlackOption {
+  text: { type: 'plain_text'; text: string };
+  value: string;
+  description?: { type: 'plain_text'; text: string };
+}
+interface OptionGroup {
+  label: { type: 'plain_text'; text: string };
+  options: SlackOption[];
+}
+
+const plain = (text: string) => ({ type: 'plain_text' as const, text: cut(text, 150) });
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function option(value: string, label: string, description?: string): SlackOption {
+  return {
+    text: { type: 'plain_text', text: cut(label, OPTION_TEXT) },
+    value,
+    ...(description ? { description: { type: 'plain_text', text: cut(description, OPTION_DESCRIPTION) } } : {}),
+  };
+}
+
+/** The trade's words for each catalog field (`installsCpi` → cpi, ecpi …), from the glossary. */
+function wordsByField(terms: readonly GlossaryTerm[]): Map<string, string[]> {
+  const words = new Map<string, string[]>();
+  for (const term of terms) {
+    const m = term.means;
+    const name = m.kind === 'metric' && !m.args && !m.as ? m.metric : m.kind === 'dimension' ? m.dimension : undefined;
+    if (name) words.set(name, [...(words.get(name) ?? []), ...term.words]);
+  }
+  return words;
+}
+
+function grouped(
+  items: ReadonlyArray<{ value: string; label: string; description: string; group: string }>,
+  order: readonly string[],
+): OptionGroup[] {
+  const groups = order
+    .map((label) => ({
+      label: plain(label),
+      options: items.filter((i) => i.group === label).map((i) => option(i.value, i.label, i.description)),
+    }))
+    .filter((g) => g.options.length > 0);
+  // Slack refuses a select with more than 100 options over all its groups: the last ones go.
+  let left = OPTIONS_PER_SELECT;
+  return groups
+    .map((g) => {
+      const options = g.options.slice(0, Math.max(0, left));
+      left -= options.length;
+      return { ...g, options };
+    })
+    .filter((g) => g.options.length > 0);
+}
+
+const groupOf = (name: string, groups: ReadonlyArray<readonly [string, RegExp]>) =>
+  (groups.find(([, pattern]) => pattern.test(name)) ?? groups[groups.length - 1])?.[0] ?? '';
+
+/** The metric picker's option groups: every catalog metric, its description and the trade's words. */
+export function metricOptionGroups(terms: readonly GlossaryTerm[]): OptionGroup[] {
+  const words = wordsByField(terms);
+  const items = METRICS.map((m) => {
+    const also = words.get(m.name);
+    return {
+      value: m.name,
+      label: also ? `${m.name} (${also.slice(0, 3).join(', ')})` : m.name,
+      description: m.description,
+      group: groupOf(m.name, METRIC_GROUPS),
+    };
+  });
+  return grouped(
+    items,
+    METRIC_GROUPS.map(([label]) => label),
+  );
+}
+
+/** The dimension picker's option groups; the date dimension once per granularity. */
+export function dimensionOptionGroups(terms: readonly GlossaryTerm[]): OptionGroup[] {
+  const words = wordsByField(terms);
+  // Connected-TV fields need `channel ctv`, which the modal does not offer.
+  const items = DIMENSIONS.filter((d) => !d.ctvOnly).flatMap((d) => {
+    if (d.name === 'date') {
+      return DATE_CHOICES.map(([value, how]) => ({
+        value,
+        label: `${value} (${how})`,
+        description: d.description,
+        group: 'Time',
+      }));
+    }
+    const also = words.get(d.name);
+    return [
+      {
+        value: d.name,
+        label: also ? `${d.name} (${also.slice(0, 3).join(', ')})` : d.name,
+        description: d.description,
+        group: groupOf(d.name, DIMENSION_GROUPS),
+      },
+    ];
+  });
+  return grouped(
+    items,
+    DIMENSION_GROUPS.map(([label]) => label),
+  );
+}
+
+/** Splits a filter input: commas, "and" or spaces between values. */
+function listOf(text: string): string[] {
+  return text
+    .split(/\s*(?:,|;|\band\b)\s*/i)
+    .flatMap((part) => (/^[\d\s]+$/.test(part) ? part.split(/\s+/) : [part]))
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+/** The problems of the filter and top inputs, by block id (Slack shows each under its input). */
+export function fieldProblems(fields: QueryModalFields): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (fields.metrics.length === 0) problems[QUERY_BLOCKS.metrics] = 'Pick at least one metric.';
+  const unknown = listOf(fields.country).filter((c) => countryCodeOf(c) === undefined);
+  if (unknown.length > 0) {
+    problems[QUERY_BLOCKS.country] = cut(
+      `Not a country: ${unknown.join(', ')}. Write codes or names: US, BR or Brazil.`,
+      150,
+    );
+  }
+  for (const [key, what] of [
+    ['app', 'app ids'],
+    ['campaign', 'campaign ids'],
+  ] as const) {
+    const bad = listOf(fields[key]).filter((v) => !/^\d{1,10}$/.test(v) || Number(v) > 2_147_483_647);
+    if (bad.length > 0)
+      problems[QUERY_BLOCKS[key]] = cut(`Not ${what}: ${bad.join(', ')}. Write numbers: 101, 102.`, 150);
+  }
+  if (fields.top.trim() !== '' && !/^\s*([1-9]\d{0,3})\s*$/.test(fields.top)) {
+    problems[QUERY_BLOCKS.top] = 'Top N is a whole number from 1 to 9999, or empty for every row.';
+  }
+  return problems;
+}
+
+function condition(field: string, values: readonly string[]): string | undefined {
+  if (values.length === 0) return undefined;
+  return values.length === 1 ? `${field} = ${values[0]}` : `${field} in (${values.join(', ')})`;
+}
+
+/**
+ * The query line the fields stand for, in the query language's own names: what the modal shows
+ * and what a submission runs. Inputs that are not valid yet are left out (their errors say why).
+ *
+ * @example queryLine({ ...EMPTY_FIELDS, metrics: ['spend'], dimensions: ['countryCode'], country: 'US, Brazil' })
+ * // 'spend by countryCode yesterday where countryCode in (US, BR)'
+ */
+export function queryLine(fields: QueryModalFields): string {
+  const problems = fieldProblems(fields);
+  const parts: string[] = [fields.metrics.length > 0 ? fields.metrics.join(', ') : '…'];
+  if (fields.dimensions.length > 0) parts.push(`by ${fields.dimensions.join(', ')}`);
+  parts.push(fields.range || 'yesterday');
+  const conditions = [
+    problems[QUERY_BLOCKS.country]
+      ? undefined
+      : condition(
+          'countryCode',
+          listOf(fields.country).map((c) => countryCodeOf(c) as string),
+        ),
+    problems[QUERY_BLOCKS.app] ? undefined : condition('appId', listOf(fields.app)),
+    problems[QUERY_BLOCKS.campaign] ? undefined : condition('campaignId', listOf(fields.campaign)),
+  ].filter((c): c is string => c !== undefined);
+  if (conditions.length > 0) parts.push(`where ${conditions.join(' and ')}`);
+  if (fields.top.trim() !== '' && !problems[QUERY_BLOCKS.top]) parts.push(`top ${fields.top.trim()}`);
+  const compare = COMPARISONS.find(([value]) => value === fields.compare)?.[2];
+  if (compare) parts.push(compare);
+  return parts.join(' ');
+}
+
+/** A submission's verdict: the query to run, or the errors to show, keyed by block id. */
+export type ModalVerdict = { ok: true; query: string } | { ok: false; errors: Record<string, string> };
+
+/**
+ * Checks a submission: every input, then the whole line through the query compiler (the spec's
+ * rules, e.g. dimensions that cannot go together), whose error is shown under the metrics.
+ *
+ * @example validateQueryModal(fields, { now: new Date(), defaultTimeZone: 'UTC' })
+ */
+export function validateQueryModal(fields: QueryModalFields, options: QueryOptions): ModalVerdict {
+  const problems = fieldProblems(fields);
+  if (Object.keys(problems).length > 0) return { ok: false, errors: problems };
+  const query = queryLine(fields);
+  try {
+    compileQuery(query, options);
+  } catch (error) {
+    if (!(error instanceof QueryError)) throw error;
+    const text = error.message;
+    // An error naming a chosen dimension belongs under the dimensions; the rest under the metrics.
+    const block = fields.dimensions.some((d) => text.includes(d.split(':')[0] as string))
+      ? QUERY_BLOCKS.dimensions
+      : QUERY_BLOCKS.metrics;
+    return { ok: false, errors: { [block]: cut(text, 150) } };
+  }
+  return { ok: true, query };
+}
+
+/** The fields out of a view's `state.values` (Slack's shape: block id → action id → element state). */
+export function fieldsFromState(values: unknown): QueryModalFields {
+  const state = (values ?? {}) as Record<string, Record<string, ElementState>>;
+  const element = (block: string): ElementState | undefined => {
+    const actions = state[block];
+    return actions ? Object.values(actions)[0] : undefined;
+  };
+  const selected = (block: string) => (element(block)?.selected_options ?? []).map((o) => o.value);
+  const single = (block: string) => element(block)?.selected_option?.value;
+  const text = (block: string) => element(block)?.value ?? '';
+  const compare = single(QUERY_BLOCKS.compare);
+  return {
+    metrics: selected(QUERY_BLOCKS.metrics),
+    dimensions: selected(QUERY_BLOCKS.dimensions),
+    range: single(QUERY_BLOCKS.range) ?? EMPTY_FIELDS.range,
+    country: text(QUERY_BLOCKS.country),
+    app: text(QUERY_BLOCKS.app),
+    campaign: text(QUERY_BLOCKS.campaign),
+    top: text(QUERY_BLOCKS.top),
+    compare: compare === 'previous' || compare === 'last_week' ? compare : 'none',
+  };
+}
+
+interface ElementState {
+  selected_options?: Array<{ value: string }>;
+  selected_option?: { value: string } | null;
+  value?: string | null;
+}
+
+/** What the modal carries from open to submit: the channel its result goes to. */
+export interface QueryModalMetadata {
+  channel: string;
+}
+
+export function parseModalMetadata(raw: string | undefined): QueryModalMetadata | undefined {
+  try {
+    const value = JSON.parse(raw ?? '') as { channel?: unknown };
+    return typeof value.channel === 'string' && value.channel !== '' ? { channel: value.channel } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The modal view for `views.open` / `views.update`: the pickers (grouped options, at most 100 per
+ * select), the range, filters, top N, comparison, and the query line the fields make.
+ *
+ * @example queryModalView({ channel: 'C123', terms: defaultGlossary().terms })
+ */
+export function queryModalView(input: {
+  channel: string;
+  terms: readonly GlossaryTerm[];
+  fields?: QueryModalFields;
+}): Record<string, unknown> {
+  const fields = input.fields ?? EMPTY_FIELDS;
+  const metricGroups = metricOptionGroups(input.terms);
+  const dimensionGroups = dimensionOptionGroups(input.terms);
+  const findOptions = (groups: OptionGroup[], values: readonly string[]) =>
+    groups.flatMap((g) => g.options).filter((o) => values.includes(o.value));
+  const rangeOptions = MODAL_RANGES.map(([value, label]) => option(value, label));
+  const compareOptions = COMPARISONS.map(([value, label]) => option(value, label));
+  const textInput = (block: string, label: string, placeholder: string, value: string, hint: string) => ({
+    type: 'input',
+    block_id: block,
+    optional: true,
+    dispatch_action: true,
+    label: plain(label),
+    hint: plain(hint),
+    element: {
+      type: 'plain_text_input',
+      action_id: `${QUERY_MODAL_ACTION_PREFIX}${block}`,
+      placeholder: plain(placeholder),
+      ...(value ? { initial_value: value } : {}),
+      dispatch_action_config: { trigger_actions_on: ['on_enter_pressed', 'on_character_entered'] },
+    },
+  });
+  const metricsChosen = findOptions(metricGroups, fields.metrics);
+  const dimensionsChosen = findOptions(dimensionGroups, fields.dimensions);
+  const range = rangeOptions.find((o) => o.value === fields.range);
+  const compare = compareOptions.find((o) => o.value === fields.compare);
+  const line = queryLine(fields);
+  const blocks = [
+    {
+      type: 'input',
+      block_id: QUERY_BLOCKS.metrics,
+      dispatch_action: true,
+      label: plain('Metrics'),
+      element: {
+        type: 'multi_static_select',
+        action_id: `${QUERY_MODAL_ACTION_PREFIX}metrics`,
+        placeholder: plain('spend, installsCpi (cpi) …'),
+        option_groups: metricGroups,
+        ...(metricsChosen.length > 0 ? { initial_options: metricsChosen } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: QUERY_BLOCKS.dimensions,
+      optional: true,
+      dispatch_action: true,
+      label: plain('By (dimensions)'),
+      element: {
+        type: 'multi_static_select',
+        action_id: `${QUERY_MODAL_ACTION_PREFIX}dimensions`,
+        placeholder: plain('countryCode (country), date:daily …'),
+        option_groups: dimensionGroups,
+        ...(dimensionsChosen.length > 0 ? { initial_options: dimensionsChosen } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: QUERY_BLOCKS.range,
+      dispatch_action: true,
+      label: plain('Range'),
+      element: {
+        type: 'static_select',
+        action_id: `${QUERY_MODAL_ACTION_PREFIX}range`,
+        options: rangeOptions,
+        ...(range ? { initial_option: range } : {}),
+      },
+    },
+    textInput(
+      QUERY_BLOCKS.country,
+      'Countries',
+      'US, BR or Brazil',
+      fields.country,
+      'Codes or names, comma-separated.',
+    ),
+    textInput(QUERY_BLOCKS.app, 'App ids', '101, 102', fields.app, 'Only these apps (appId).'),
+    textInput(QUERY_BLOCKS.campaign, 'Campaign ids', '1001', fields.campaign, 'Only these campaigns (campaignId).'),
+    textInput(QUERY_BLOCKS.top, 'Top N rows', '10', fields.top, 'Keeps the first N rows, by the first metric.'),
+    {
+      type: 'input',
+      block_id: QUERY_BLOCKS.compare,
+      dispatch_action: true,
+      label: plain('Compare'),
+      element: {
+        type: 'static_select',
+        action_id: `${QUERY_MODAL_ACTION_PREFIX}compare`,
+        options: compareOptions,
+        ...(compare ? { initial_option: compare } : {}),
+      },
+    },
+    { type: 'divider' },
+    {
+      type: 'section',
+      block_id: QUERY_BLOCKS.line,
+      text: {
+        type: 'mrkdwn',
+        text: cut(`*The same as typing:*\n\`/pivot ${line.replace(/`/g, "'")}\``, SLACK_LIMITS.sectionText),
+      },
+    },
+  ];
+  return {
+    type: 'modal',
+    callback_id: QUERY_MODAL_CALLBACK,
+    title: plain('Build a query'),
+    submit: plain('Run'),
+    close: plain('Cancel'),
+    private_metadata: JSON.stringify({ channel: input.channel } satisfies QueryModalMetadata),
+    blocks,
+  };
+}
