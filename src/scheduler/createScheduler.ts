@@ -456,6 +456,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (run === undefined || run.status !== 'running' || lanes.has(`adopt:${run.idempotencyKey}`)) continue;
       const slot = (parseRunKey(run.idempotencyKey) ?? parseAlertRunKey(run.idempotencyKey))?.slot;
       if (slot === undefined) continue;
+      // A schedule this replica does not list (removed, or its report file broken here) is left
+      // to a replica that lists it; with no schedule anywhere, the run stays unfinished in history.
+      const spec = specs.find((s) => run.idempotencyKey === specRunKey(s, slot));
+      if (spec === undefined) continue;
       try {
         if (!(await leases.adopt(id))) continue;
       } catch (error) {
@@ -463,14 +467,6 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         continue;
       }
       await record(() => store.runs.finish(id, { status: 'failed', error: leaseExpired() }));
-      const spec = specs.find((s) => run.idempotencyKey === specRunKey(s, slot));
-      if (spec === undefined) {
-        logger.warn(
-          { run: id, key: run.idempotencyKey },
-          'run of a stopped replica not run again: its schedule is gone',
-        );
-        continue;
-      }
       logger.warn(
         { run: id, key: run.idempotencyKey },
         `${kindOf(spec)} run of a stopped replica adopted; running it again`,
@@ -537,10 +533,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     async start() {
       startedAt = clock().getTime();
       if (deps.leases) {
-        // Runs left by stopped replicas (this one's earlier life included) once their lease expired.
+        // The schedules first (adoption finds an orphan's schedule among them), then the runs left
+        // by stopped replicas (this one's earlier life included) whose lease expired.
+        await tick();
         await adoptOrphans(deps.leases);
         armSweep(deps.leases);
-        await tick();
         return;
       }
       for (const run of store.runs.listUnfinished()) {
