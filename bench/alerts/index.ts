@@ -11,7 +11,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evaluateRule, type RuleEvaluation, type RuleState } from '../../src/alerts/index.js';
+import { evaluateRule, owedWrite, type RuleEvaluation, type RuleState } from '../../src/alerts/index.js';
 import { silentLogger } from '../../src/core/index.js';
 import type { ViewChartRenderer } from '../../src/render/index.js';
 import type { PivotColumn, PivotRow } from '../../src/reporting/index.js';
@@ -200,7 +200,10 @@ export async function run(): Promise<void> {
     const changeAt = T0 + 3_600_000;
     const changed = tick(store, all, changedViews, changeAt);
     const transitions = changed.results.reduce((n, r) => n + r.transitions.length, 0);
-    await store.incidents.applyEvaluations(writesOf(changed.results));
+    // With the outbox, as the runner writes it: the replies and edits owed are delivered from it.
+    await store.incidents.applyEvaluations(
+      changed.results.map((r) => owedWrite(r, new Date(changeAt), (id) => store.incidents.get(id))),
+    );
     const noCharts: ViewChartRenderer = { renderView: async () => null };
     const deps = {
       slack: gateway,

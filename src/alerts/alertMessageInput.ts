@@ -31,7 +31,8 @@ export interface MessageContext {
 export function alertMessageInput(
   incident: AlertIncident,
   ctx: MessageContext,
-  transition?: AlertTransition,
+  /** The transition, or an owed reply (the outbox keeps the same facts). */
+  transition?: Pick<AlertTransition, 'value' | 'condition' | 'previousValue'>,
 ): AlertMessageInput {
   const { rule } = ctx;
   const name = typeof rule.metric === 'string' ? rule.metric : rule.metric.name;

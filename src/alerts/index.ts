@@ -28,6 +28,16 @@ export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incide
 export { anomalyDirection } from './judge.js';
 export { type Observation, observeEntities, type PeriodRows, ruleMetricKey, TOTAL_KEY } from './observeEntities.js';
 export {
+  editDone,
+  type OwedNotices,
+  owedWrite,
+  oweNotices,
+  owesThreads,
+  REPLY_KIND,
+  replySent,
+  withOwed,
+} from './outbox.js';
+export {
   type RuleEvaluationInput,
   type RuleEvaluationResult,
   runRuleEvaluation,

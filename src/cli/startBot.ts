@@ -19,6 +19,7 @@ import {
 import {
   type DeliveryDeps,
   deliverDigest,
+  deliverOwedAlerts,
   evaluateAlertSlot,
   PivotCommands,
   postDigestFailure,
@@ -162,6 +163,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // First in the shutdown order: posts in flight finish while Slack and the store are still open.
     closers.unshift(() => scheduler.stop({ graceMs: options.shutdownGraceMs ?? 10_000 }));
     await scheduler.start();
+    // Replies and parent edits an earlier process owed (crash, Slack failure) go out now, not at the
+    // rule's next evaluation. With replicas the next evaluation does it (one claimant per slot).
+    if (!leases) {
+      void deliverOwedAlerts(digestDeps)
+        .then((count) => count > 0 && logger.info({ count }, 'delivered alert notices owed by an earlier process'))
+        .catch((error: unknown) => logger.error({ err: toError(error) }, 'delivering owed alert notices failed'));
+    }
     let stopped: Promise<void> | undefined;
     return {
       config,

@@ -63,6 +63,12 @@ export interface HistoryOptions extends CallOptions {
   includeAllMetadata?: boolean;
 }
 
+/** An opened or updated view: its id and the hash a later update passes. */
+export interface OpenedView {
+  id: string;
+  hash: string;
+}
+
 /** What one Web API method cost: requests sent, 429s received (each honoured), ms spent waiting. */
 export interface MethodStats {
   calls: number;
@@ -105,8 +111,18 @@ export interface SlackGateway {
   /** Uploads a file shared nowhere, for image blocks that reference it by id. */
   uploadPrivate(file: UploadFile, options?: CallOptions): Promise<string>;
   publishHome(userId: string, view: { type: 'home'; blocks: unknown[] }, options?: CallOptions): Promise<void>;
+  /** Opens a modal for a trigger_id (valid 3 s after the click or command); resolves to the view's id and hash. */
+  viewsOpen(triggerId: string, view: Record<string, unknown>, options?: CallOptions): Promise<OpenedView>;
+  /** Replaces an open modal; with `hash`, Slack refuses (`hash_conflict`) when the view changed since. */
+  viewsUpdate(
+    viewId: string,
+    view: Record<string, unknown>,
+    options?: CallOptions & { hash?: string },
+  ): Promise<OpenedView>;
   /** A channel's recent top-level messages, newest first (one page). */
   history(channel: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
+  /** A thread: its parent and replies, oldest first (one page; `conversations.replies`). */
+  replies(channel: string, threadTs: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
   /** The user's IANA time zone from their Slack profile (`users.info`), if Slack says. */
   userTimeZone?(userId: string, options?: CallOptions): Promise<string | undefined>;
   /** The same gateway (same pacing, same counters) whose calls wait in `lane`. */
@@ -291,12 +307,57 @@ export class WebApiGateway implements SlackGateway {
     });
   }
 
+  async viewsOpen(triggerId: string, view: Record<string, unknown>, options: CallOptions = {}): Promise<OpenedView> {
+    const result = (await this.call(
+      'views.open',
+      () => this.client.views.open({ trigger_id: triggerId, view: view as never }),
+      { signal: options.signal },
+    )) as unknown as { view?: { id?: string; hash?: string } };
+    return { id: result.view?.id ?? '', hash: result.view?.hash ?? '' };
+  }
+
+  async viewsUpdate(
+    viewId: string,
+    view: Record<string, unknown>,
+    options: CallOptions & { hash?: string } = {},
+  ): Promise<OpenedView> {
+    const result = (await this.call(
+      'views.update',
+      () =>
+        this.client.views.update({
+          view_id: viewId,
+          view: view as never,
+          ...(options.hash ? { hash: options.hash } : {}),
+        }),
+      { signal: options.signal },
+    )) as unknown as { view?: { id?: string; hash?: string } };
+    return { id: result.view?.id ?? viewId, hash: result.view?.hash ?? '' };
+  }
+
   async history(channel: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
     const result = (await this.call(
       'conversations.history',
       () =>
         this.client.conversations.history({
           channel,
+          ...(options.oldest !== undefined ? { oldest: options.oldest } : {}),
+          ...(options.latest !== undefined ? { latest: options.latest } : {}),
+          ...(options.inclusive !== undefined ? { inclusive: options.inclusive } : {}),
+          ...(options.limit !== undefined ? { limit: options.limit } : {}),
+          ...(options.includeAllMetadata ? { include_all_metadata: true } : {}),
+        }),
+      { signal: options.signal },
+    )) as unknown as { messages?: Array<Record<string, unknown>> };
+    return (result.messages ?? []).map(toHistoryMessage);
+  }
+
+  async replies(channel: string, threadTs: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
+    const result = (await this.call(
+      'conversations.replies',
+      () =>
+        this.client.conversations.replies({
+          channel,
+          ts: threadTs,
           ...(options.oldest !== undefined ? { oldest: options.oldest } : {}),
           ...(options.latest !== undefined ? { latest: options.latest } : {}),
           ...(options.inclusive !== undefined ? { inclusive: options.inclusive } : {}),

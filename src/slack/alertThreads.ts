@@ -4,18 +4,25 @@
  * and snooze. The decisions are the alert core's (`alerts/`); this file posts what they say and
  * records where the parents landed.
  */
-import { alertMessageInput, alertRequests, type MessageContext, ruleMetricKey } from '../alerts/index.js';
+import {
+  alertMessageInput,
+  alertRequests,
+  editDone,
+  type MessageContext,
+  owesThreads,
+  replySent,
+  ruleMetricKey,
+} from '../alerts/index.js';
 import {
   ALERT_EVENT_TYPE,
   type AlertMessageInput,
-  type AlertReplyKind,
   alertChartView,
   alertMetadata,
   alertParentMessage,
   alertReplyMessage,
 } from '../render/index.js';
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
-import type { AlertIncident } from '../store/index.js';
+import type { AlertIncident, OwedReply } from '../store/index.js';
 import type { DeliveryDeps } from './deliverRun.js';
 import type { HistoryMessage } from './SlackGateway.js';
 
@@ -228,23 +235,96 @@ export async function editParents(
   return edited;
 }
 
-/** Posts a reply in every thread of the incident. */
-export async function replyInThreads(
+/** A reply's metadata: the incident's, plus the incident and notice ids a restart looks for in the thread. */
+export function replyMetadata(
+  input: AlertMessageInput,
+  incident: AlertIncident,
+  reply: OwedReply,
+): { event_type: string; event_payload: Record<string, string> } {
+  const base = alertMetadata(
+    { ...input, entityKey: incident.entityKey },
+    incident.state === 'resolved' ? 'resolved' : 'open',
+  );
+  return {
+    event_type: base.event_type,
+    event_payload: { ...base.event_payload, incident: incident.id, notice: reply.id },
+  };
+}
+
+/** The reply `reply` in a thread read back from Slack (a post an earlier process made), if any. */
+export function findAlertReply(
+  messages: readonly HistoryMessage[],
+  incident: AlertIncident,
+  reply: OwedReply,
+): HistoryMessage | undefined {
+  return messages.find(
+    (m) =>
+      m.metadata?.event_type === ALERT_EVENT_TYPE &&
+      m.metadata.event_payload.incident === incident.id &&
+      m.metadata.event_payload.notice === reply.id,
+  );
+}
+
+/**
+ * Delivers what the incident's outbox still owes its threads, oldest first, recording each effect
+ * right after it lands: the parents redrawn in the current state (idempotent), then each owed reply
+ * in every thread. A reply not owed by this very attempt (`fresh`) may have been posted by a
+ * process that died before recording it, so its thread is read first (`conversations.replies`
+ * with metadata) and a found reply is recorded instead of posted again. The first failure stops
+ * this incident's outbox (later notices keep their order) and is raised.
+ */
+export async function deliverOwed(
   threads: RuleThreads,
   incident: AlertIncident,
-  kind: AlertReplyKind,
-  input: AlertMessageInput,
-  deps: Pick<ThreadDeps, 'slack' | 'logger'>,
-): Promise<number> {
-  const message = alertReplyMessage(input, kind);
-  let posted = 0;
-  for (const parent of parentsOf(incident)) {
-    await deps.slack.post(parent.channel, message, {
-      threadTs: parent.ts,
-      ...(threads.signal ? { signal: threads.signal } : {}),
-    });
-    posted++;
+  deps: ThreadDeps,
+  options: { fresh: ReadonlySet<string> },
+): Promise<{ replies: number; edits: number }> {
+  const out = { replies: 0, edits: 0 };
+  const store = deps.store.incidents;
+  const latest = (): AlertIncident => store.get(incident.id) ?? incident;
+  let current = latest();
+  if (!owesThreads(current)) return out;
+  const parents = parentsOf(current);
+  // No parent yet: the missing parent goes out first (with the current state), then the replies.
+  if (parents.length === 0) return out;
+  if (current.owedEdit) {
+    out.edits += await editParents(threads, current, deps);
+    current = await store.save(editDone(latest()));
   }
-  deps.logger.debug({ incident: incident.id, kind, threads: posted }, 'alert reply posted');
-  return posted;
+  const tsList = parents.map((p) => p.ts);
+  for (const reply of current.owedReplies ?? []) {
+    const input = alertMessageInput(current, messageContext(threads, current), reply);
+    const message = alertReplyMessage(input, reply.kind);
+    for (const parent of parents) {
+      if (reply.sentTo?.includes(parent.ts)) continue;
+      const where = { incident: current.id, notice: reply.id, channel: parent.channel, thread: parent.ts };
+      let found: HistoryMessage | undefined;
+      if (!options.fresh.has(reply.id)) {
+        const thread = await deps.slack.replies(parent.channel, parent.ts, {
+          oldest: (Date.parse(reply.at) / 1000 - 60).toFixed(6),
+          includeAllMetadata: true,
+          limit: HISTORY_PAGE,
+          ...(threads.signal ? { signal: threads.signal } : {}),
+        });
+        found = findAlertReply(thread, current, reply);
+        if (found)
+          deps.logger.info(
+            { ...where, ts: found.ts },
+            'alert reply already posted by an earlier process; recording it',
+          );
+      }
+      if (!found) {
+        await deps.slack.post(parent.channel, message, {
+          threadTs: parent.ts,
+          metadata: replyMetadata(input, current, reply),
+          ...(threads.signal ? { signal: threads.signal } : {}),
+        });
+        // The crash test kills the bot on this line: posted, not yet recorded.
+        deps.logger.debug({ ...where, kind: reply.kind }, 'alert reply posted');
+        out.replies++;
+      }
+      current = await store.save(replySent(latest(), reply.id, parent.ts, tsList));
+    }
+  }
+  return out;
 }

@@ -1,23 +1,17 @@
 /**
  * The scheduler's runner for one alert slot: the rule evaluated as of the slot (the alert core
- * decides), its next state stored in one write, then the threads told. Restart safety: every
- * open incident of the rule without a parent gets one, after the channel's history is checked for
- * a parent an earlier process posted (message metadata), so no incident gets two.
+ * decides), its next state and what it owes the threads (the outbox) stored in one write, then
+ * the threads told. Restart safety: every open incident of the rule without a parent gets one,
+ * after the channel's history is checked for a parent an earlier process posted (message
+ * metadata), so no incident gets two; every owed reply and parent edit is delivered by whoever
+ * comes next (a retried slot, the next evaluation, start-up), a reply after its thread is checked.
  */
-import { type AlertTransition, alertMessageInput, runRuleEvaluation } from '../alerts/index.js';
-import { UserInputError } from '../core/index.js';
-import { findReport } from '../reports/index.js';
+import { type AlertTransition, owedWrite, oweNotices, owesThreads, runRuleEvaluation } from '../alerts/index.js';
+import { toError, UserInputError } from '../core/index.js';
+import { findReport, type LoadedReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
 import type { AlertIncident } from '../store/index.js';
-import {
-  editParents,
-  ensureParents,
-  messageContext,
-  type RuleThreads,
-  replyInThreads,
-  ruleRange,
-  type ThreadDeps,
-} from './alertThreads.js';
+import { deliverOwed, ensureParents, type RuleThreads, ruleRange, type ThreadDeps } from './alertThreads.js';
 import type { DigestDeps } from './deliverDigest.js';
 
 /** Fields people set on an incident (buttons) or the poster records: an evaluation never takes them back. */
@@ -52,60 +46,74 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
   if (first === undefined) {
     throw new UserInputError('ALERT_NO_CHANNEL', `report ${spec.report} has no deliver.channels for alert threads`);
   }
-  const store = deps.store.incidents;
-  const stored = store.getEvaluation(report.id, rule.id);
-  const range = ruleRange(report, rule, slot, deps.defaultTimeZone);
-  const threads: RuleThreads = { report, rule, channels, ...range, now: slot, signal: run.signal };
-  const outcome: AlertSlotOutcome = { transitions: 0, parents: 0, replies: 0, edits: 0 };
-  let transitions: AlertTransition[] = [];
-  const chartPoints = new Map<string, Array<{ at: string; value: number }>>();
+  return oneAtATime(`${report.id}/${rule.id}`, async () => {
+    const store = deps.store.incidents;
+    const stored = store.getEvaluation(report.id, rule.id);
+    const range = ruleRange(report, rule, slot, deps.defaultTimeZone);
+    const threads: RuleThreads = { report, rule, channels, ...range, now: slot, signal: run.signal };
+    const outcome: AlertSlotOutcome = { transitions: 0, parents: 0, replies: 0, edits: 0 };
+    let transitions: AlertTransition[] = [];
+    const chartPoints = new Map<string, Array<{ at: string; value: number }>>();
 
-  if (stored && Date.parse(stored.lastEvaluatedAt) >= slot.getTime()) {
-    deps.logger.info(where, 'alert slot already evaluated by an earlier attempt; posting only missing parents');
-  } else {
-    const result = await runRuleEvaluation({
-      report,
-      rule,
-      pivot: (request) => deps.client.pivot(request, { signal: run.signal }),
-      state: { incidents: store.listByReportRule(report.id, rule.id), ...(stored ? { evaluation: stored } : {}) },
-      now: slot,
-      channel: first,
-      defaultTimeZone: deps.defaultTimeZone,
-    });
-    const next = result.evaluation.nextState;
-    // A click while the rule was being queried is not undone by this write.
-    const incidents = next.incidents.map((i) => keepUserFields(i, store.get(i.id)));
-    await store.applyEvaluation({ evaluation: next.evaluation, incidents });
-    transitions = result.evaluation.transitions;
-    outcome.transitions = transitions.length;
-    deps.logger.debug({ ...where, transitions: transitions.length }, 'alert evaluation stored');
-    for (const t of transitions) {
-      if (t.kind !== 'open') continue;
-      const points = t.incident.values.map((v) => ({ at: v.at, value: v.value }));
-      chartPoints.set(t.incident.id, [...baselinePoints(result, t), ...points]);
+    if (stored && Date.parse(stored.lastEvaluatedAt) >= slot.getTime()) {
+      deps.logger.info(where, 'alert slot already evaluated by an earlier attempt; delivering what is still owed');
+    } else {
+      const result = await runRuleEvaluation({
+        report,
+        rule,
+        pivot: (request) => deps.client.pivot(request, { signal: run.signal }),
+        state: { incidents: store.listByReportRule(report.id, rule.id), ...(stored ? { evaluation: stored } : {}) },
+        now: slot,
+        channel: first,
+        defaultTimeZone: deps.defaultTimeZone,
+      });
+      // The outbox goes in the same write: what the threads are owed survives a crash from here on.
+      const next = owedWrite(result.evaluation, slot, (id) => store.get(id));
+      // A click while the rule was being queried is not undone by this write.
+      const incidents = next.incidents.map((i) => keepUserFields(i, store.get(i.id)));
+      await store.applyEvaluation({ evaluation: next.evaluation, incidents });
+      transitions = result.evaluation.transitions;
+      outcome.transitions = transitions.length;
+      deps.logger.debug({ ...where, transitions: transitions.length }, 'alert evaluation stored');
+      for (const t of transitions) {
+        if (t.kind !== 'open') continue;
+        const points = t.incident.values.map((v) => ({ at: v.at, value: v.value }));
+        chartPoints.set(t.incident.id, [...baselinePoints(result, t), ...points]);
+      }
     }
-  }
 
-  const posted = await deliverTransitions(threads, transitions, deps, { chartPoints, attempt: run.attempt });
-  outcome.parents = posted.parents;
-  outcome.replies = posted.replies;
-  outcome.edits = posted.edits;
-  deps.logger.debug({ ...where, ...outcome }, 'alert slot delivered');
-  return {};
+    const posted = await deliverTransitions(threads, transitions, deps, {
+      chartPoints,
+      attempt: run.attempt,
+      at: slot,
+    });
+    outcome.parents = posted.parents;
+    outcome.replies = posted.replies;
+    outcome.edits = posted.edits;
+    deps.logger.debug({ ...where, ...outcome }, 'alert slot delivered');
+    return {};
+  });
 }
 
 /**
- * Tells the threads what one evaluation of a rule decided, after its state is stored: first a
+ * Tells the threads what the rule's evaluations decided, after the state is stored: first a
  * parent for every open incident that lacks one (opened now, or by an attempt that died; those
- * after a history check), then the replies and parent edits of the other transitions.
+ * after a history check), then each incident's outbox (parent edits and replies still owed, from
+ * this evaluation or an earlier one that failed or died). `transitions` are this evaluation's:
+ * what they owe was stored by this very attempt, so only attempt 1 skips the thread checks.
  *
- * @example await deliverTransitions(threads, evaluation.transitions, deps, { attempt: 1 })
+ * @example await deliverTransitions(threads, evaluation.transitions, deps, { attempt: 1, at: slot })
  */
 export async function deliverTransitions(
   threads: RuleThreads,
   transitions: readonly AlertTransition[],
   deps: ThreadDeps,
-  options: { attempt: number; chartPoints?: ReadonlyMap<string, ReadonlyArray<{ at: string; value: number }>> },
+  options: {
+    attempt: number;
+    /** The evaluation's instant (the notices' ids); default `threads.now`. */
+    at?: Date;
+    chartPoints?: ReadonlyMap<string, ReadonlyArray<{ at: string; value: number }>>;
+  },
 ): Promise<Omit<AlertSlotOutcome, 'transitions'>> {
   const { report, rule, channels } = threads;
   const store = deps.store.incidents;
@@ -113,46 +121,136 @@ export async function deliverTransitions(
   // One thread that cannot be told (a channel that refuses the bot) does not silence the others:
   // the first failure is raised once everything else was tried, so the slot is retried.
   let failure: { error: unknown } | undefined;
-  const attempt = async (what: Record<string, unknown>, work: () => Promise<void>) => {
+  const attempt = async (what: Record<string, unknown>, work: () => Promise<void>): Promise<boolean> => {
     try {
       await work();
+      return true;
     } catch (error) {
       deps.logger.warn({ ...what, err: error }, 'alert thread not updated');
       failure ??= { error };
+      return false;
     }
   };
+  const firstAttempt = options.attempt <= 1;
   const openedNow = new Set(transitions.filter((t) => t.kind === 'open').map((t) => t.incident.id));
+  // What this very attempt stored cannot have been posted before: its replies skip the thread check.
+  const fresh = new Map<string, Set<string>>();
+  if (firstAttempt) {
+    for (const [id, owed] of oweNotices(transitions, options.at ?? threads.now))
+      fresh.set(id, new Set(owed.replies.map((r) => r.id)));
+  }
+  const lacking = new Set<string>();
   for (const incident of store.listByReportRule(report.id, rule.id)) {
     if (incident.state !== 'open') continue;
     const missing = incident.threadTs === undefined || (incident.threads?.length ?? 0) < channels.length - 1;
     if (!missing) continue;
     const before = countParents(incident);
     const points = options.chartPoints?.get(incident.id);
-    await attempt({ incident: incident.id }, async () => {
-      const done = await ensureParents(threads, incident, deps, {
-        checkHistory: !openedNow.has(incident.id) || options.attempt > 1,
+    const done = await attempt({ incident: incident.id }, async () => {
+      const saved = await ensureParents(threads, incident, deps, {
+        checkHistory: !openedNow.has(incident.id) || !firstAttempt,
         ...(points ? { chartPoints: points } : {}),
       });
-      outcome.parents += countParents(done) - before;
+      outcome.parents += countParents(saved) - before;
     });
+    // Replies wait for every parent: the slot fails and its retry posts the parent, then them.
+    if (!done) lacking.add(incident.id);
   }
-  for (const t of transitions) {
-    if (t.kind === 'open') continue;
-    const incident = store.get(t.incident.id) ?? t.incident;
-    const input = alertMessageInput(incident, messageContext(threads, incident), t);
-    await attempt({ incident: incident.id, transition: t.kind }, async () => {
-      if (t.kind === 'resolve' || t.kind === 'reopen') outcome.edits += await editParents(threads, incident, deps);
-      if (!t.notify) return;
-      const kind = REPLY_KIND[t.kind as Exclude<typeof t.kind, 'open'>];
-      outcome.replies += await replyInThreads(threads, incident, kind, input, deps);
+  for (const incident of [...store.listByReportRule(report.id, rule.id)].reverse()) {
+    if (!owesThreads(incident) || lacking.has(incident.id)) continue;
+    await attempt({ incident: incident.id, owed: true }, async () => {
+      const sent = await deliverOwed(threads, incident, deps, { fresh: fresh.get(incident.id) ?? new Set() });
+      outcome.replies += sent.replies;
+      outcome.edits += sent.edits;
     });
   }
   if (failure) throw failure.error;
   return outcome;
 }
 
-/** The reply each transition posts in its threads. */
-const REPLY_KIND = { remind: 'reminder', bigMove: 'bigMove', resolve: 'resolved', reopen: 'reopened' } as const;
+/**
+ * At start-up: every incident that still owes its threads something (a crash or a Slack failure
+ * after the evaluation was stored) is told now, instead of at its rule's next evaluation. Thread
+ * checks guard every reply (nothing is fresh). Returns how many incidents were told; one that
+ * fails is logged and left owed for the next evaluation.
+ */
+export async function deliverOwedAlerts(deps: DigestDeps): Promise<number> {
+  const owing = owingIncidents(deps);
+  if (owing.length === 0) return 0;
+  const loaded = await deps.loadReports();
+  let told = 0;
+  for (const [key, incidents] of groupByRule(owing)) {
+    const [reportId, ruleId] = key.split('/') as [string, string];
+    const report = loaded.reports.find((r: LoadedReport) => r.id === reportId);
+    const rule = report?.definition.alerts.find((r) => r.id === ruleId);
+    const channels = report?.definition.deliver?.channels ?? [];
+    if (!report || !rule || channels.length === 0) {
+      deps.logger.warn({ report: reportId, rule: ruleId }, 'alert notices owed by a rule that is gone; left owed');
+      continue;
+    }
+    const now = deps.clock();
+    const threads: RuleThreads = {
+      report,
+      rule,
+      channels,
+      ...ruleRange(report, rule, now, deps.defaultTimeZone),
+      now,
+      signal: deps.signal,
+    };
+    await oneAtATime(key, async () => {
+      for (const incident of incidents) {
+        try {
+          await deliverOwed(threads, incident, deps, { fresh: new Set() });
+          told++;
+        } catch (error) {
+          deps.logger.warn(
+            { incident: incident.id, err: toError(error) },
+            'owed alert notice not delivered; the next evaluation retries',
+          );
+        }
+      }
+    });
+  }
+  return told;
+}
+
+function owingIncidents(deps: DigestDeps): AlertIncident[] {
+  const seen = new Set<string>();
+  const out: AlertIncident[] = [];
+  for (const evaluation of deps.store.incidents.listEvaluations()) {
+    for (const incident of deps.store.incidents.listByReportRule(evaluation.reportId, evaluation.ruleId)) {
+      if (seen.has(incident.id) || !owesThreads(incident)) continue;
+      seen.add(incident.id);
+      out.push(incident);
+    }
+  }
+  return out;
+}
+
+function groupByRule(incidents: readonly AlertIncident[]): Map<string, AlertIncident[]> {
+  const out = new Map<string, AlertIncident[]>();
+  for (const incident of incidents) {
+    const key = `${incident.reportId ?? ''}/${incident.ruleId}`;
+    out.set(key, [...(out.get(key) ?? []), incident]);
+  }
+  return out;
+}
+
+/**
+ * One delivery per rule at a time in this process: start-up's delivery of what is owed and a slot
+ * of the same rule would otherwise both post the same reply.
+ */
+const running = new Map<string, Promise<unknown>>();
+async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const before = running.get(key) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(work);
+  running.set(key, mine);
+  try {
+    return await mine;
+  } finally {
+    if (running.get(key) === mine) running.delete(key);
+  }
+}
 
 function countParents(incident: AlertIncident): number {
   return (incident.threadTs ? 1 : 0) + (incident.threads?.length ?? 0);

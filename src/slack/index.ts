@@ -2,13 +2,15 @@
 
 export { type AlertsOverviewInput, alertsOverview } from './alertsOverview.js';
 export {
+  deliverOwed,
   editParents,
   ensureParents,
   findAlertParent,
+  findAlertReply,
   messageContext,
   parentsOf,
   type RuleThreads,
-  replyInThreads,
+  replyMetadata,
   ruleRange,
   type ThreadDeps,
   threadUrl,
@@ -33,7 +35,7 @@ export {
   runAndDeliver,
   TABLE_ROWS,
 } from './deliverRun.js';
-export { type AlertSlotOutcome, deliverTransitions, evaluateAlertSlot } from './evaluateAlerts.js';
+export { type AlertSlotOutcome, deliverOwedAlerts, deliverTransitions, evaluateAlertSlot } from './evaluateAlerts.js';
 export { type HomeInput, homeView } from './homeView.js';
 export { helpMessage, listMessage, scheduleText, showMessage, statusMessage } from './infoMessages.js';
 export {

@@ -56,6 +56,7 @@ export {
   emptyStoreData,
   type IncidentState,
   type JobStatus,
+  type OwedReply,
   type PendingBreach,
   type Run,
   type RunStatus,

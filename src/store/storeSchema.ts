@@ -52,6 +52,11 @@ export const subscriptionSchema = z.object({
   cron: text.exactOptional(),
   /** IANA zone of the subscription's time (else the report's, else PIVOTBOT_TIMEZONE). */
   timezone: text.exactOptional(),
+  /**
+   * A saved query ("Schedule this"): the query text the digest runs, under the report id
+   * `saved-<name>`; absent for subscriptions to report files.
+   */
+  query: text.exactOptional(),
   /** Slack user id of whoever subscribed. */
   createdBy: text,
   createdAt: timestamp,
@@ -93,6 +98,48 @@ export const INCIDENT_STATES = ['open', 'resolved'] as const;
 
 /** A value's expected band (anomaly rules): median ± sensitivity × 1.4826 × MAD. */
 const bandSchema = z.object({ low: z.number(), high: z.number(), median: z.number() });
+
+/** The facts a threshold, change or anomaly reply quotes (the alert core's `ConditionFacts`). */
+const conditionFactsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.enum(['above', 'below']), threshold: z.number(), recovery: z.number() }),
+  z.object({
+    kind: z.literal('change'),
+    vs: z.enum(['previous_period', 'same_period_last_week']),
+    above: z.number().exactOptional(),
+    below: z.number().exactOptional(),
+    recovery: z.number().exactOptional(),
+    comparisonValue: z.number().nullable(),
+    percent: z.number(),
+  }),
+  z.object({
+    kind: z.literal('anomaly'),
+    baseline: z.enum(['same_weekday', 'same_hour']),
+    weeks: z.number(),
+    sensitivity: z.number(),
+    direction: z.enum(['up', 'down', 'any']),
+    median: z.number(),
+    low: z.number(),
+    high: z.number(),
+    score: z.number(),
+  }),
+]);
+
+/**
+ * A thread reply an evaluation decided and Slack has not confirmed yet (the incident's outbox).
+ * Written with the evaluation, removed once it landed in every thread of the incident.
+ */
+export const owedReplySchema = z.object({
+  /** Per incident: carried in the reply's metadata, so a restart finds a reply posted but not recorded. */
+  id: text,
+  kind: z.enum(['reminder', 'bigMove', 'reopened', 'resolved']),
+  /** The evaluation that decided it. */
+  at: timestamp,
+  value: z.number(),
+  previousValue: z.number().exactOptional(),
+  condition: conditionFactsSchema,
+  /** The parents (ts) whose threads already have it, recorded right after each post. */
+  sentTo: z.array(slackTs).exactOptional(),
+});
 
 /**
  * One alert incident: a rule breached for one entity, kept in one Slack thread. The fields after
@@ -138,6 +185,10 @@ export const alertIncidentSchema = z.object({
   lastEvaluatedAt: timestamp.exactOptional(),
   /** The parent's chart (a file shared nowhere): kept so an edited parent shows it again. */
   chartFileId: text.exactOptional(),
+  /** Outbox: replies still owed to the thread, oldest first. */
+  owedReplies: z.array(owedReplySchema).exactOptional(),
+  /** Outbox: the parents must be redrawn in the current state (resolved, reopened). */
+  owedEdit: z.literal(true).exactOptional(),
 });
 
 /** An entity in breach that has not opened an incident yet (fewer than `consecutive` evaluations). */
@@ -209,6 +260,7 @@ export type Run = z.output<typeof runSchema>;
 export type AlertIncident = z.output<typeof alertIncidentSchema>;
 export type AlertEvaluation = z.output<typeof alertEvaluationSchema>;
 export type PendingBreach = z.output<typeof pendingBreachSchema>;
+export type OwedReply = z.output<typeof owedReplySchema>;
 export type ScheduleFire = z.output<typeof scheduleFireSchema>;
 /** The whole file, current version. */
 export type StoreData = z.output<typeof storeDataSchema>;

@@ -69,7 +69,7 @@ export interface SlackTestServerOptions {
 /**
  * A Slack-compatible Web API test server on 127.0.0.1: answers the methods the bot calls
  * (auth.test, chat.postMessage/update/postEphemeral, views.publish, the files upload-v2 flow,
- * conversations.info and .history, response_url hooks), records every call, and answers 429, 5xx
+ * conversations.info, .history and .replies, response_url hooks), records every call, and answers 429, 5xx
  * or Slack errors on demand. Messages keep the `metadata` they were posted or updated with, and
  * `conversations.history` returns it with `include_all_metadata`. In rate-limit mode
  * (`rateLimits`, `enforceRateLimits`) it answers 429 with Retry-After as Slack's limits would.
@@ -101,6 +101,9 @@ export class SlackTestServer {
   private server: Server | undefined;
   private lastTsMicros = 0n;
   private fileCounter = 0;
+  /** Modals opened (views.open) and their latest version (views.update), by view id. */
+  readonly views = new Map<string, { view: Record<string, unknown>; hash: string; triggerId: string }>();
+  private viewCounter = 0;
   private readonly now: () => number;
   private rateLimits: ServerRateLimits | undefined;
   /** Accepted calls per rate-limit key (method, or method and channel), oldest first. */
@@ -358,10 +361,16 @@ export class SlackTestServer {
       }
       case 'conversations.history':
         return this.history(args);
+      case 'conversations.replies':
+        return this.replies(args);
       case 'chat.postEphemeral':
         return { ok: true, message_ts: this.nextTs() };
       case 'views.publish':
         return { ok: true, view: { id: 'V1', type: 'home' } };
+      case 'views.open':
+        return this.openView(args);
+      case 'views.update':
+        return this.updateView(args);
       case 'users.info': {
         const user = String(args.user ?? '');
         return { ok: true, user: { id: user, tz: this.userZones.get(user) ?? 'UTC' } };
@@ -383,6 +392,30 @@ export class SlackTestServer {
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /** Like Slack: a trigger id opens one modal; the view gets an id and a hash for its updates. */
+  private openView(args: Record<string, unknown>): Record<string, unknown> {
+    const triggerId = String(args.trigger_id ?? '');
+    if (triggerId === '') return { ok: false, error: 'invalid_trigger_id' };
+    if ([...this.views.values()].some((v) => v.triggerId === triggerId)) return { ok: false, error: 'expired_trigger_id' };
+    const view = (typeof args.view === 'string' ? parseJson(args.view) : (args.view ?? {})) as Record<string, unknown>;
+    const id = `VMODAL${++this.viewCounter}`;
+    const hash = `${Date.now()}.h${this.viewCounter}`;
+    this.views.set(id, { view, hash, triggerId });
+    return { ok: true, view: { ...view, id, hash } };
+  }
+
+  /** Like Slack: an update with a stale hash is refused with hash_conflict. */
+  private updateView(args: Record<string, unknown>): Record<string, unknown> {
+    const id = String(args.view_id ?? '');
+    const current = this.views.get(id);
+    if (!current) return { ok: false, error: 'not_found' };
+    if (typeof args.hash === 'string' && args.hash !== current.hash) return { ok: false, error: 'hash_conflict' };
+    const view = (typeof args.view === 'string' ? parseJson(args.view) : (args.view ?? {})) as Record<string, unknown>;
+    const hash = `${Date.now()}.h${++this.viewCounter}`;
+    this.views.set(id, { view, hash, triggerId: current.triggerId });
+    return { ok: true, view: { ...view, id, hash } };
   }
 
   /** Like Slack, chat.postMessage takes `#name` for a channel and answers with its id. */
@@ -423,6 +456,35 @@ export class SlackTestServer {
         text: m.text,
         ...(m.blocks !== undefined ? { blocks: m.blocks } : {}),
         ...(m.threadTs !== undefined ? { thread_ts: m.threadTs } : {}),
+        ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+      })),
+    };
+  }
+
+  /** Like Slack: a thread's parent then its replies, oldest first; metadata with `include_all_metadata`. */
+  private replies(args: Record<string, unknown>): Record<string, unknown> {
+    const channel = String(args.channel ?? '');
+    const ts = String(args.ts ?? '');
+    if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
+    if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
+    if (!this.messages.some((m) => m.channel === channel && m.ts === ts))
+      return { ok: false, error: 'thread_not_found' };
+    const limit = Math.min(1000, Math.max(1, Number(args.limit ?? 1000) || 1000));
+    const withMetadata = isTrue(args.include_all_metadata);
+    const found = this.messages
+      .filter((m) => m.channel === channel && (m.ts === ts || m.threadTs === ts))
+      .sort((a, b) => (tsMicros(a.ts) > tsMicros(b.ts) ? 1 : -1));
+    return {
+      ok: true,
+      has_more: found.length > limit,
+      response_metadata: { next_cursor: '' },
+      messages: found.slice(0, limit).map((m) => ({
+        type: 'message',
+        user: 'U_BOT',
+        bot_id: 'B_BOT',
+        ts: m.ts,
+        thread_ts: ts,
+        text: m.text,
         ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
       })),
     };
