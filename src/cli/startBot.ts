@@ -27,6 +27,7 @@ import {
   resumeJobs,
   startSlackApp,
   WorkQueue,
+  withSavedQueries,
 } from '../slack/index.js';
 import { openStore, type ReplicaLeases, type Store } from '../store/index.js';
 import { openReporting } from './openReporting.js';
@@ -88,7 +89,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const reporting = await openReporting(config, logger);
     closers.unshift(() => reporting.close());
     if (reporting.sandbox) logger.warn('no REPORTING_* credentials: using the embedded sandbox (synthetic data)');
-    const loadDefinitions = reportCache(config.reportsDir, { now: clock, defaultTimeZone: config.timezone });
+    // Saved queries ("Schedule this") are reports too, read from the store at every load.
+    const loadDefinitions = withSavedQueries(
+      reportCache(config.reportsDir, { now: clock, defaultTimeZone: config.timezone }),
+      () => store.subscriptions.list(),
+      clock,
+      config.timezone,
+    );
     const initial = await loadDefinitions();
     for (const problem of initial.problems)
       logger.warn({ file: problem.file, line: problem.line }, `report definition problem: ${problem.message}`);

@@ -13,6 +13,7 @@ import { alertsOverview } from './alertsOverview.js';
 import { type DeliveryDeps, type RunTarget, runAndDeliver } from './deliverRun.js';
 import { helpTopicMessage } from './helpTopicMessage.js';
 import { helpMessage, listMessage, noticeMessage, showMessage, statusMessage } from './infoMessages.js';
+import { ModalActions } from './modalActions.js';
 import { type ChannelRef, parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
 import { SlackDeliveryError } from './SlackGateway.js';
 import {
@@ -28,8 +29,11 @@ import type { WorkQueue } from './WorkQueue.js';
 export interface CommandContext {
   userId: string;
   channelId: string;
-  /** The command's response_url: private answers go there (it works outside channels the bot is in). */
-  responseUrl: string;
+  /**
+   * The command's response_url: private answers go there (it works outside channels the bot is
+   * in). A modal submission has none: its private answers are ephemeral messages in the channel.
+   */
+  responseUrl?: string;
   /** Slack's trigger_id: the idempotency key of the run this command starts. */
   triggerId?: string;
 }
@@ -55,7 +59,12 @@ export interface PivotCommandsDeps extends DeliveryDeps {
  * go to the channel (results) or to the asker only (help, errors, confirmations).
  */
 export class PivotCommands {
-  constructor(private readonly deps: PivotCommandsDeps) {}
+  /** The query builder and "Schedule this" (`modalActions.ts`). */
+  readonly modals: ModalActions;
+
+  constructor(private readonly deps: PivotCommandsDeps) {
+    this.modals = new ModalActions(deps, this);
+  }
 
   /** Runs the command text; never throws (failures become a private error message). */
   async execute(text: string, ctx: CommandContext): Promise<void> {
@@ -94,8 +103,20 @@ export class PivotCommands {
     return findReport(await this.deps.loadReports(), id);
   }
 
+  /**
+   * A query from the builder modal, run as if typed (the text was checked in the submission's
+   * ack). Never throws.
+   */
+  async runSubmitted(text: string, ctx: CommandContext): Promise<void> {
+    try {
+      await this.query(text, ctx);
+    } catch (error) {
+      await this.reportFailure(error, text, ctx);
+    }
+  }
+
   /** The clock, zone and glossary (with the workspace's words from the reports folder) of a query. */
-  private async queryOptions(): Promise<QueryOptions> {
+  async queryOptions(): Promise<QueryOptions> {
     const { glossary } = workspaceGlossaryOf(await this.deps.loadReports());
     return { now: this.deps.clock(), defaultTimeZone: this.deps.settings.timezone, glossary };
   }
@@ -109,6 +130,10 @@ export class PivotCommands {
   private async dispatch(command: SlashCommand, text: string, ctx: CommandContext): Promise<void> {
     const { settings, store } = this.deps;
     switch (command.kind) {
+      case 'new':
+        // Without a trigger id (an old Slack client, a test) there is no modal to open: help.
+        if (ctx.triggerId) return this.modals.openBuilder(ctx.triggerId, ctx.channelId);
+        return this.private(ctx, helpMessage(settings));
       case 'help':
         return this.private(
           ctx,
@@ -327,7 +352,8 @@ export class PivotCommands {
   }
 
   private async private(ctx: CommandContext, message: SlackMessage): Promise<void> {
-    await this.deps.slack.respond(ctx.responseUrl, message);
+    if (ctx.responseUrl) await this.deps.slack.respond(ctx.responseUrl, message);
+    else await this.deps.slack.ephemeral(ctx.channelId, ctx.userId, message);
   }
 
   /** A run waits for a slot longer than a few seconds: its asker hears so, privately. */
@@ -335,8 +361,8 @@ export class PivotCommands {
     this.deps.logger.info({ userId: ctx.userId, ahead }, 'run waits in the queue');
     const runs = ahead === 1 ? '1 run' : `${ahead} runs`;
     try {
-      await this.deps.slack.respond(
-        ctx.responseUrl,
+      await this.private(
+        ctx,
         noticeMessage(`:hourglass_flowing_sand: Queued behind ${runs}; yours starts as soon as one finishes.`),
       );
     } catch (error) {
@@ -358,7 +384,7 @@ export class PivotCommands {
       context: { userId: ctx.userId },
     });
     try {
-      await this.deps.slack.respond(ctx.responseUrl, failureMessage(error, text, failure));
+      await this.private(ctx, failureMessage(error, text, failure));
     } catch (respondError) {
       this.deps.logger.warn({ err: respondError, ref: failure.ref }, 'could not tell the user about a failure');
     }

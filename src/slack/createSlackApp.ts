@@ -14,7 +14,13 @@ import type { RateLimitSettings } from './rateLimits.js';
 import { SLACK_RETRY, type SlackGateway, slackGatewayFor, type WebApiGateway } from './SlackGateway.js';
 import { scheduleOverview } from './scheduleMessages.js';
 import { verifySlackToken } from './slackIdentity.js';
-import { type ReceiverSettings, type SlackEvent, type StartedReceiver, startReceiver } from './slackReceiver.js';
+import {
+  type ReceiverSettings,
+  type SlackEvent,
+  type StartedReceiver,
+  startReceiver,
+  type ViewSubmission,
+} from './slackReceiver.js';
 import { defaultReceiverEntry, startThreadedReceiver } from './threadedReceiver.js';
 
 export interface SlackAppOptions {
@@ -85,6 +91,8 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   const entry = options.receiverThread === undefined ? defaultReceiverEntry() : options.receiverThread || undefined;
   const sink = {
     event: handle,
+    // Answered in the ack: checked here (pure compile, one store write for a saved query).
+    submit: (submission: ViewSubmission) => commands.modals.submit(submission, track),
     log: boltLogSink(logger),
     health: async () => ({
       inFlight: inFlight.size,
@@ -225,6 +233,13 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
         );
         return;
       }
+      case 'scheduleThis':
+        if (recent.checkAndRemember(`act:${event.triggerId}:schedule`)) return;
+        track(commands.modals.scheduleThis(event));
+        return;
+      case 'modalAction':
+        track(commands.modals.update(event));
+        return;
       case 'alertAction':
         if (recent.checkAndRemember(`act:${event.triggerId}:${event.actionId}`)) return;
         track(

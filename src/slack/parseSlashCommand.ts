@@ -4,6 +4,8 @@ import { HELP_TOPICS, type HelpTopic } from './helpTopicMessage.js';
 
 /** A `/pivot` subcommand that is not a query: the management verbs of DESIGN.md. */
 export type SlashCommand =
+  /** Nothing, or `new`: the query-builder modal. */
+  | { kind: 'new' }
   /** `help`, or `help metrics|dimensions|ranges [page]`. */
   | { kind: 'help'; topic?: HelpTopic; page?: number }
   | { kind: 'list' }
@@ -27,6 +29,7 @@ export type ScheduleOverride = { at: string } | { cron: string };
 
 const VERBS = [
   'help',
+  'new',
   'list',
   'show',
   'status',
@@ -48,7 +51,8 @@ const QUERY_START = /^[a-z_][a-z0-9_]*(\(|,|\s|$)/i;
  */
 export function parseSlashCommand(raw: string): SlashCommand {
   const text = raw.trim();
-  if (text === '' || /^(help|\?|-h|--help)$/i.test(text)) return { kind: 'help' };
+  if (text === '' || /^new$/i.test(text)) return { kind: 'new' };
+  if (/^(help|\?|-h|--help)$/i.test(text)) return { kind: 'help' };
   if (/^help\s/i.test(text)) return parseHelp(text.split(/\s+/).slice(1));
   const [first = '', ...rest] = text.split(/\s+/);
   const verb = first.toLowerCase();

@@ -10,9 +10,8 @@ import { SLACK_LIMITS } from '../render/index.js';
 import { DIMENSIONS, METRICS } from '../reporting/index.js';
 
 export const QUERY_MODAL_CALLBACK = 'pivot_query_modal';
-/** Every input of the modal dispatches its changes with an action id starting so. */
+/** Every input of the modal dispatches its changes with an action id starting so (`MODAL_ACTION_PATTERN`). */
 export const QUERY_MODAL_ACTION_PREFIX = 'pivot_qm_';
-export const QUERY_MODAL_ACTION_PATTERN = /^pivot_qm_/;
 
 /** Block ids: the keys of the view's state and of the errors a submission answers with. */
 export const QUERY_BLOCKS = {

@@ -4,7 +4,7 @@
  * `threadedReceiver.ts` for the messages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type ReceiverSettings, startReceiver } from './slackReceiver.js';
+import { type ReceiverSettings, SUBMIT_ANSWER_MS, startReceiver, type ViewAnswer } from './slackReceiver.js';
 import type { FromReceiver, ToReceiver } from './threadedReceiver.js';
 
 const port = parentPort;
@@ -14,6 +14,9 @@ const send = (message: FromReceiver) => port.postMessage(message);
 /** Health checks waiting for the bot's thread, by id. */
 const pendingHealth = new Map<number, (body: Record<string, unknown>) => void>();
 let nextHealthId = 0;
+/** Modal submissions waiting for the bot thread's verdict, by id (the receiver times them out). */
+const pendingSubmits = new Map<number, (answer: ViewAnswer) => void>();
+let nextSubmitId = 0;
 
 process.on('unhandledRejection', (reason) => {
   send({ type: 'log', level: 'error', text: `receiver thread: unhandled rejection: ${String(reason)}` });
@@ -23,6 +26,19 @@ try {
   const receiver = await startReceiver(workerData as ReceiverSettings, {
     event: (event) => send({ type: 'event', event }),
     log: (level, text) => send({ type: 'log', level, text }),
+    submit: (submission) =>
+      new Promise((resolve, reject) => {
+        const id = ++nextSubmitId;
+        const timer = setTimeout(() => {
+          pendingSubmits.delete(id);
+          reject(new Error(`the bot did not answer a modal submission within ${SUBMIT_ANSWER_MS} ms`));
+        }, SUBMIT_ANSWER_MS);
+        pendingSubmits.set(id, (answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        });
+        send({ type: 'submit', id, submission });
+      }),
     health: () =>
       new Promise((resolve, reject) => {
         const id = ++nextHealthId;
@@ -41,6 +57,9 @@ try {
     if (message.type === 'health') {
       pendingHealth.get(message.id)?.(message.body);
       pendingHealth.delete(message.id);
+    } else if (message.type === 'submitted') {
+      pendingSubmits.get(message.id)?.(message.answer);
+      pendingSubmits.delete(message.id);
     } else if (message.type === 'stop') {
       void receiver.stop().finally(() => {
         send({ type: 'stopped' });

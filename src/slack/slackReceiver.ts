@@ -10,7 +10,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bolt from '@slack/bolt';
-import { ACTION_IDS, ALERT_ACTION_PATTERN, RANGE_ACTION_PATTERN } from '../render/blocks/actionIds.js';
+import {
+  ACTION_IDS,
+  ALERT_ACTION_PATTERN,
+  MODAL_ACTION_PATTERN,
+  RANGE_ACTION_PATTERN,
+} from '../render/blocks/actionIds.js';
 import { AckTimes } from './ackTimes.js';
 import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
 import { slackApiUrlOption } from './slackApiUrl.js';
@@ -49,7 +54,44 @@ export type SlackEvent =
       triggerId: string;
       messageTs?: string;
     }
+  | {
+      /** A "Schedule this" click on an ad-hoc result. */
+      type: 'scheduleThis';
+      value?: string;
+      userId: string;
+      channelId?: string;
+      responseUrl?: string;
+      triggerId: string;
+    }
+  | {
+      /** A field of one of pivotbot's modals changed (`dispatch_action`). */
+      type: 'modalAction';
+      actionId: string;
+      userId: string;
+      viewId: string;
+      /** The view's hash: an update with it is refused when a newer one landed first. */
+      hash: string;
+      callbackId: string;
+      privateMetadata: string;
+      /** The view's `state.values` as Slack sent them. */
+      values: unknown;
+    }
   | { type: 'homeOpened'; userId: string };
+
+/** A modal submitted (`view_submission`): plain data, answered by the bot thread within the ack. */
+export interface ViewSubmission {
+  callbackId: string;
+  userId: string;
+  viewId: string;
+  triggerId: string;
+  privateMetadata: string;
+  values: unknown;
+}
+
+/** The ack of a submission: nothing (the modal closes) or errors by block id (the modal shows them). */
+export interface ViewAnswer {
+  errors?: Record<string, string>;
+}
 
 /** Everything the receiver needs, as plain data (it is handed to a worker thread as is). */
 export interface ReceiverSettings {
@@ -71,6 +113,8 @@ export interface ReceiverSettings {
 /** Where the receiver sends what it acknowledged, its log lines, and health checks. */
 export interface ReceiverSink {
   event(event: SlackEvent): void;
+  /** Checks a modal submission (and starts what it asks for); its answer goes into the ack. */
+  submit(submission: ViewSubmission): Promise<ViewAnswer>;
   log: BoltLogSink;
   /** The body of `GET /healthz`; rejects (→ 503) when the bot cannot answer. */
   health(): Promise<Record<string, unknown>>;
@@ -80,6 +124,18 @@ export interface StartedReceiver {
   /** The HTTP port, or undefined in Socket Mode. */
   port: number | undefined;
   stop(): Promise<void>;
+}
+
+/**
+ * How long a submission waits for the bot thread's verdict: Slack closes the request at 3 s, and
+ * the answer must leave before that.
+ */
+export const SUBMIT_ANSWER_MS = 2_500;
+
+/** The ack when the bot thread did not answer in time: an error under the modal's first input. */
+function busyAnswer(view: { blocks?: ReadonlyArray<{ type?: string; block_id?: string }> }): ViewAnswer {
+  const first = view.blocks?.find((b) => b.type === 'input' && b.block_id)?.block_id;
+  return first ? { errors: { [first]: 'pivotbot is busy; press the button again in a moment.' } } : {};
 }
 
 const REPORT_ACTION = new RegExp(`^(${ACTION_IDS.rerun}|${ACTION_IDS.csv}|${RANGE_ACTION_PATTERN.source.slice(1)}.+)$`);
@@ -180,6 +236,62 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
       triggerId: body.trigger_id,
       ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
     });
+  });
+
+  app.action(ACTION_IDS.scheduleThis, async ({ ack, body, action }) => {
+    await ack();
+    if (body.type !== 'block_actions') return;
+    const button = action as { value?: string };
+    const channelId = body.channel?.id ?? body.container?.channel_id;
+    sink.event({
+      type: 'scheduleThis',
+      ...(button.value !== undefined ? { value: button.value } : {}),
+      userId: body.user.id,
+      ...(channelId ? { channelId } : {}),
+      ...(body.response_url ? { responseUrl: body.response_url } : {}),
+      triggerId: body.trigger_id,
+    });
+  });
+
+  // A field of an open modal changed: the bot thread redraws the view (views.update).
+  app.action(MODAL_ACTION_PATTERN, async ({ ack, body, action }) => {
+    await ack();
+    if (body.type !== 'block_actions' || !body.view) return;
+    sink.event({
+      type: 'modalAction',
+      actionId: (action as { action_id: string }).action_id,
+      userId: body.user.id,
+      viewId: body.view.id,
+      hash: body.view.hash,
+      callbackId: body.view.callback_id,
+      privateMetadata: body.view.private_metadata,
+      values: body.view.state?.values ?? {},
+    });
+  });
+
+  // A submission is answered in its ack: the modal shows the errors, or closes.
+  app.view({ type: 'view_submission', callback_id: /^pivot_/ }, async ({ ack, body, view }) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<ViewAnswer>((resolve) => {
+      timer = setTimeout(() => resolve(busyAnswer(view as never)), SUBMIT_ANSWER_MS);
+    });
+    const answer = await Promise.race([
+      sink
+        .submit({
+          callbackId: view.callback_id,
+          userId: body.user.id,
+          viewId: view.id,
+          triggerId: (body as { trigger_id?: string }).trigger_id ?? '',
+          privateMetadata: view.private_metadata,
+          values: view.state?.values ?? {},
+        })
+        .catch((error: unknown) => {
+          sink.log('error', `modal submission failed: ${(error as Error).message}`);
+          return busyAnswer(view as never);
+        }),
+      late,
+    ]).finally(() => clearTimeout(timer));
+    await ack(answer.errors ? { response_action: 'errors', errors: answer.errors } : undefined);
   });
 
   app.event('app_home_opened', async ({ event }) => {

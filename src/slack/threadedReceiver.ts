@@ -8,7 +8,14 @@
 import { Worker } from 'node:worker_threads';
 import { compiledSibling, type Logger, toError } from '../core/index.js';
 import type { BoltLogSink } from './boltLogger.js';
-import type { ReceiverSettings, ReceiverSink, SlackEvent, StartedReceiver } from './slackReceiver.js';
+import type {
+  ReceiverSettings,
+  ReceiverSink,
+  SlackEvent,
+  StartedReceiver,
+  ViewAnswer,
+  ViewSubmission,
+} from './slackReceiver.js';
 
 /** Messages from the receiver thread. */
 export type FromReceiver =
@@ -17,10 +24,15 @@ export type FromReceiver =
   | { type: 'event'; event: SlackEvent }
   | { type: 'log'; level: Parameters<BoltLogSink>[0]; text: string }
   | { type: 'health'; id: number }
+  /** A modal submission waiting for its verdict (`submitted` with the same id). */
+  | { type: 'submit'; id: number; submission: ViewSubmission }
   | { type: 'stopped' };
 
 /** Messages to the receiver thread. */
-export type ToReceiver = { type: 'health'; id: number; body: Record<string, unknown> } | { type: 'stop' };
+export type ToReceiver =
+  | { type: 'health'; id: number; body: Record<string, unknown> }
+  | { type: 'submitted'; id: number; answer: ViewAnswer }
+  | { type: 'stop' };
 
 const RESTART_DELAY_MS = 1_000;
 const STOP_TIMEOUT_MS = 5_000;
@@ -91,6 +103,13 @@ export async function startThreadedReceiver(
             // A bot that cannot answer leaves the thread's 2 s timeout to report it (503).
             void sink.health().then(
               (body) => worker.postMessage({ type: 'health', id: message.id, body } satisfies ToReceiver),
+              () => undefined,
+            );
+            break;
+          case 'submit':
+            void sink.submit(message.submission).then(
+              (answer) => worker.postMessage({ type: 'submitted', id: message.id, answer } satisfies ToReceiver),
+              // The thread's own timeout answers (the modal says to try again).
               () => undefined,
             );
             break;

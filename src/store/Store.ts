@@ -70,6 +70,8 @@ export interface NewSubscription {
   cron?: string;
   /** Zone of `at` / `cron`. */
   timezone?: string;
+  /** A saved query's text (its report id is `saved-<name>`). */
+  query?: string;
   createdBy: string;
 }
 

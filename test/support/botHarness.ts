@@ -8,7 +8,15 @@ import { type Logger, silentLogger } from '../../src/core/index.js';
 import { ChartProcessRenderer } from '../../src/render/index.js';
 import { type Faults, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { RateLimitSettings } from '../../src/slack/index.js';
-import { blockActionBody, postSigned, signedHeaders, slashCommandBody } from './slackRequests.js';
+import {
+  blockActionBody,
+  type ModalPayloadView,
+  modalActionBody,
+  postSigned,
+  signedHeaders,
+  slashCommandBody,
+  viewSubmissionBody,
+} from './slackRequests.js';
 import { SlackTestServer } from './slackTestServer.js';
 
 export const SIGNING_SECRET = 'test-signing-secret-value';
@@ -123,7 +131,7 @@ export class BotHarness {
   /** Sends `/pivot <text>` signed; resolves to the HTTP response and the hook id its answers go to. */
   async command(
     text: string,
-    options: { user?: string; channel?: string; retryNum?: number; body?: string } = {},
+    options: { user?: string; channel?: string; retryNum?: number; body?: string; triggerId?: string } = {},
   ): Promise<{ response: Response; hook: string; body: string }> {
     const hook = `cmd-${++this.counter}`;
     const body =
@@ -133,6 +141,7 @@ export class BotHarness {
         responseUrl: this.slack.responseUrl(hook),
         ...(options.user ? { userId: options.user } : {}),
         ...(options.channel ? { channelId: options.channel } : {}),
+        ...(options.triggerId ? { triggerId: options.triggerId } : {}),
       });
     const response = await postSigned(this.eventsUrl, body, {
       signingSecret: SIGNING_SECRET,
@@ -141,7 +150,7 @@ export class BotHarness {
     return { response, hook: `/hooks/${hook}`, body };
   }
 
-  async click(actionId: string, value: unknown, options: { messageTs?: string; channel?: string } = {}) {
+  async click(actionId: string, value: unknown, options: { messageTs?: string; channel?: string; user?: string } = {}) {
     const hook = `act-${++this.counter}`;
     const body = blockActionBody({
       actionId,
@@ -149,9 +158,55 @@ export class BotHarness {
       responseUrl: this.slack.responseUrl(hook),
       ...(options.messageTs ? { messageTs: options.messageTs } : {}),
       ...(options.channel ? { channelId: options.channel } : {}),
+      ...(options.user ? { userId: options.user } : {}),
     });
     const response = await postSigned(this.eventsUrl, body, { signingSecret: SIGNING_SECRET });
     return { response, hook: `/hooks/${hook}` };
+  }
+
+  /**
+   * A modal as the test server holds it (opened or last updated by the bot), as an interaction
+   * payload's view with `values` as its state.
+   */
+  modalView(viewId: string, values: Record<string, Record<string, unknown>>): ModalPayloadView {
+    const stored = this.slack.views.get(viewId);
+    if (!stored) throw new Error(`no modal ${viewId} was opened`);
+    return {
+      id: viewId,
+      hash: stored.hash,
+      callbackId: String(stored.view.callback_id),
+      privateMetadata: String(stored.view.private_metadata ?? ''),
+      values,
+      blocks: (stored.view.blocks as unknown[]) ?? [],
+    };
+  }
+
+  /** A change to a modal's input (`dispatch_action`), signed. */
+  async modalAction(
+    viewId: string,
+    action: { actionId: string; blockId: string },
+    values: Record<string, Record<string, unknown>>,
+    options: { user?: string } = {},
+  ): Promise<Response> {
+    const body = modalActionBody({
+      ...action,
+      view: this.modalView(viewId, values),
+      ...(options.user ? { userId: options.user } : {}),
+    });
+    return postSigned(this.eventsUrl, body, { signingSecret: SIGNING_SECRET });
+  }
+
+  /** A modal's submit button, signed; the response carries the ack (errors, or nothing). */
+  async submitView(
+    viewId: string,
+    values: Record<string, Record<string, unknown>>,
+    options: { user?: string } = {},
+  ): Promise<Response> {
+    const body = viewSubmissionBody({
+      view: this.modalView(viewId, values),
+      ...(options.user ? { userId: options.user } : {}),
+    });
+    return postSigned(this.eventsUrl, body, { signingSecret: SIGNING_SECRET });
   }
 
   async event(event: Record<string, unknown>): Promise<Response> {

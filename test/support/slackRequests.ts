@@ -107,3 +107,73 @@ export function blockActionPayload(action: BlockAction): Record<string, unknown>
     ],
   };
 }
+
+/** An open modal as Slack describes it in interaction payloads. */
+export interface ModalPayloadView {
+  id: string;
+  hash: string;
+  callbackId: string;
+  privateMetadata: string;
+  /** `state.values`: block id → action id → the element's state. */
+  values: Record<string, Record<string, unknown>>;
+  blocks?: unknown[];
+}
+
+function viewPayload(view: ModalPayloadView): Record<string, unknown> {
+  return {
+    id: view.id,
+    team_id: 'T_TEST',
+    type: 'modal',
+    callback_id: view.callbackId,
+    private_metadata: view.privateMetadata,
+    hash: view.hash,
+    blocks: view.blocks ?? [],
+    state: { values: view.values },
+    title: { type: 'plain_text', text: 'pivotbot' },
+    app_id: 'A_PIVOT',
+    bot_id: 'B_BOT',
+  };
+}
+
+/** The form body of a block_actions payload from an input of an open modal (`dispatch_action`). */
+export function modalActionBody(action: {
+  actionId: string;
+  blockId: string;
+  userId?: string;
+  view: ModalPayloadView;
+}): string {
+  const payload = {
+    type: 'block_actions',
+    team: { id: 'T_TEST', domain: 'test' },
+    user: { id: action.userId ?? 'U_ALICE', username: 'alice', team_id: 'T_TEST' },
+    api_app_id: 'A_PIVOT',
+    token: 'deprecated-verification-token',
+    container: { type: 'view', view_id: action.view.id },
+    trigger_id: `trigger-${Math.random().toString(36).slice(2)}`,
+    view: viewPayload(action.view),
+    actions: [
+      {
+        action_id: action.actionId,
+        block_id: action.blockId,
+        type: 'multi_static_select',
+        action_ts: String(Date.now() / 1000),
+      },
+    ],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+/** The form body of a view_submission payload (a modal's submit button). */
+export function viewSubmissionBody(submission: { userId?: string; view: ModalPayloadView }): string {
+  const payload = {
+    type: 'view_submission',
+    team: { id: 'T_TEST', domain: 'test' },
+    user: { id: submission.userId ?? 'U_ALICE', username: 'alice', team_id: 'T_TEST' },
+    api_app_id: 'A_PIVOT',
+    token: 'deprecated-verification-token',
+    trigger_id: `trigger-${Math.random().toString(36).slice(2)}`,
+    view: viewPayload(submission.view),
+    response_urls: [],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}

@@ -398,7 +398,8 @@ export class SlackTestServer {
   private openView(args: Record<string, unknown>): Record<string, unknown> {
     const triggerId = String(args.trigger_id ?? '');
     if (triggerId === '') return { ok: false, error: 'invalid_trigger_id' };
-    if ([...this.views.values()].some((v) => v.triggerId === triggerId)) return { ok: false, error: 'expired_trigger_id' };
+    if ([...this.views.values()].some((v) => v.triggerId === triggerId))
+      return { ok: false, error: 'expired_trigger_id' };
     const view = (typeof args.view === 'string' ? parseJson(args.view) : (args.view ?? {})) as Record<string, unknown>;
     const id = `VMODAL${++this.viewCounter}`;
     const hash = `${Date.now()}.h${this.viewCounter}`;

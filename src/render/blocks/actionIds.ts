@@ -6,6 +6,8 @@ export const ACTION_IDS = {
   /** One per range: `pivot_range_yesterday`, …; match with `RANGE_ACTION_PATTERN`. */
   rangePrefix: 'pivot_range_',
   csv: 'pivot_csv',
+  /** "Schedule this" on an ad-hoc result: opens the schedule modal. */
+  scheduleThis: 'pivot_schedule_this',
   alertAck: 'alert_ack',
   /** Kept for buttons posted before the three snooze lengths; its value carries `hours`. */
   alertSnooze: 'alert_snooze',
@@ -22,6 +24,8 @@ export const SNOOZE_ACTIONS = [
 /** Every alert button: `alert_ack`, `alert_snooze`, `alert_snooze_1h` … (the value says which incident and how long). */
 export const ALERT_ACTION_PATTERN = /^alert_(ack|snooze(_\d+h)?)$/;
 export const RANGE_ACTION_PATTERN = /^pivot_range_/;
+/** The inputs of pivotbot's modals (`dispatch_action`): `pivot_qm_metrics`, … */
+export const MODAL_ACTION_PATTERN = /^pivot_qm_/;
 /** The ranges offered as buttons, with their labels. */
 export const RANGE_BUTTONS = [
   ['yesterday', 'Yesterday'],

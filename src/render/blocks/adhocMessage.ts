@@ -1,4 +1,4 @@
-/** The answer to an ad-hoc `/pivot` query: what was understood, the query echoed, headline totals, chart, table, CSV button. */
+/** The answer to an ad-hoc `/pivot` query: what was understood, the query echoed, headline totals, chart, table, CSV and "Schedule this" buttons. */
 import type { ReportView } from '../../view/index.js';
 import { fitMessage } from '../slackLimits.js';
 import { ACTION_IDS, type ReportActionValue } from './actionIds.js';
@@ -37,15 +37,15 @@ export function adhocMessage(view: ReportView, options: AdhocOptions): SlackMess
     ...resultBlocks(view, options, cuts),
     context(footer(view, csvName)),
   ];
-  // The button carries the query to run it again; one too long for a button value gets no button.
-  if (options.buttons !== false && csvName && options.query.length <= MAX_QUERY_IN_BUTTON) {
+  // The buttons carry the query (to fetch its CSV, or to save it as a scheduled query); one too
+  // long for a button value gets no buttons.
+  if (options.buttons !== false && options.query.length <= MAX_QUERY_IN_BUTTON) {
+    const value = { reportId: view.reportId, query: options.query } satisfies ReportActionValue;
     blocks.push({
       type: 'actions',
       elements: [
-        button('Download CSV', ACTION_IDS.csv, {
-          reportId: view.reportId,
-          query: options.query,
-        } satisfies ReportActionValue),
+        ...(csvName ? [button('Download CSV', ACTION_IDS.csv, value)] : []),
+        button('Schedule this', ACTION_IDS.scheduleThis, value),
       ],
     });
   }

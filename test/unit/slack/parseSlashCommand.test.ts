@@ -3,7 +3,9 @@ import { parseSlashCommand } from '../../../src/slack/parseSlashCommand.js';
 
 describe('parseSlashCommand', () => {
   it.each([
-    ['', { kind: 'help' }],
+    ['', { kind: 'new' }],
+    ['new', { kind: 'new' }],
+    [' NEW ', { kind: 'new' }],
     ['help', { kind: 'help' }],
     ['  HELP ', { kind: 'help' }],
     ['list', { kind: 'list' }],

@@ -1,0 +1,190 @@
+/**
+ * The Slack side of pivotbot's modals, in the bot's thread: opening the query builder and
+ * "Schedule this", redrawing the builder as its fields change (views.update with the view's hash),
+ * and judging submissions, whose verdict the receiver puts in Slack's ack.
+ */
+import { toError } from '../core/index.js';
+import { compileQuery, workspaceGlossaryOf } from '../query/index.js';
+import { noticeMessage } from './infoMessages.js';
+import type { PivotCommands, PivotCommandsDeps } from './PivotCommands.js';
+import {
+  fieldsFromState,
+  parseModalMetadata,
+  QUERY_BLOCKS,
+  QUERY_MODAL_CALLBACK,
+  queryModalView,
+  validateQueryModal,
+} from './queryModal.js';
+import { SlackDeliveryError } from './SlackDeliveryError.js';
+import { savedQueriesOf } from './savedQueries.js';
+import {
+  parseScheduleMetadata,
+  SCHEDULE_BLOCKS,
+  SCHEDULE_MODAL_CALLBACK,
+  savedQueryId,
+  scheduleFormFromState,
+  scheduleModalView,
+  validateScheduleForm,
+} from './scheduleModal.js';
+import type { SlackEvent, ViewAnswer, ViewSubmission } from './slackReceiver.js';
+
+type ModalAction = Extract<SlackEvent, { type: 'modalAction' }>;
+type ScheduleThis = Extract<SlackEvent, { type: 'scheduleThis' }>;
+
+const OLD_MODAL = 'This form is from an older pivotbot; close it and open it again.';
+
+export class ModalActions {
+  constructor(
+    private readonly deps: PivotCommandsDeps,
+    private readonly commands: PivotCommands,
+  ) {}
+
+  private async terms() {
+    return workspaceGlossaryOf(await this.deps.loadReports()).glossary.terms;
+  }
+
+  /** `/pivot` alone or `/pivot new`: the query builder, bound to the channel it was opened in. */
+  async openBuilder(triggerId: string, channel: string): Promise<void> {
+    await this.deps.slack.viewsOpen(triggerId, queryModalView({ channel, terms: await this.terms() }));
+  }
+
+  /**
+   * A builder field changed: the view again with the new query line. A newer change that landed
+   * first makes Slack refuse this one (`hash_conflict`): that newer redraw shows the latest line.
+   */
+  async update(event: ModalAction): Promise<void> {
+    if (event.callbackId !== QUERY_MODAL_CALLBACK) return;
+    const meta = parseModalMetadata(event.privateMetadata);
+    if (!meta) return;
+    const view = queryModalView({
+      channel: meta.channel,
+      terms: await this.terms(),
+      fields: fieldsFromState(event.values),
+    });
+    try {
+      await this.deps.slack.viewsUpdate(event.viewId, view, { hash: event.hash });
+    } catch (error) {
+      if (error instanceof SlackDeliveryError && error.slackError === 'hash_conflict') {
+        this.deps.logger.debug({ viewId: event.viewId }, 'modal changed again before its redraw; skipped');
+        return;
+      }
+      throw error;
+    }
+  }
+
+  /** A submission: errors for the modal, or nothing (it closes) with the work started. Never throws. */
+  async submit(submission: ViewSubmission, track: (work: Promise<unknown>) => void): Promise<ViewAnswer> {
+    try {
+      if (submission.callbackId === QUERY_MODAL_CALLBACK) return await this.submitQuery(submission, track);
+      if (submission.callbackId === SCHEDULE_MODAL_CALLBACK) return await this.submitSchedule(submission, track);
+      return {};
+    } catch (error) {
+      this.deps.logger.warn({ err: toError(error), callbackId: submission.callbackId }, 'modal submission failed');
+      const block = submission.callbackId === SCHEDULE_MODAL_CALLBACK ? SCHEDULE_BLOCKS.name : QUERY_BLOCKS.metrics;
+      return { errors: { [block]: 'That did not work; try again in a moment.' } };
+    }
+  }
+
+  private async submitQuery(submission: ViewSubmission, track: (work: Promise<unknown>) => void): Promise<ViewAnswer> {
+    const meta = parseModalMetadata(submission.privateMetadata);
+    if (!meta) return { errors: { [QUERY_BLOCKS.metrics]: OLD_MODAL } };
+    const verdict = validateQueryModal(fieldsFromState(submission.values), await this.commands.queryOptions());
+    if (!verdict.ok) return { errors: verdict.errors };
+    // Run exactly as typed; the view id keys the run, so a submission Slack sends twice runs once.
+    track(
+      this.commands.runSubmitted(verdict.query, {
+        userId: submission.userId,
+        channelId: meta.channel,
+        triggerId: `view:${submission.viewId}`,
+      }),
+    );
+    return {};
+  }
+
+  /** "Schedule this": refused to non-admins (as subscriptions are); otherwise the schedule modal. */
+  async scheduleThis(event: ScheduleThis): Promise<void> {
+    const { slack, settings } = this.deps;
+    const answer = (text: string) =>
+      event.responseUrl
+        ? slack.respond(event.responseUrl, noticeMessage(text))
+        : slack.ephemeral(event.channelId ?? event.userId, event.userId, noticeMessage(text));
+    if (!settings.admins.includes(event.userId)) {
+      return answer(
+        ':no_entry: Only pivotbot admins can schedule queries. Ask one of them, or an operator can add you to PIVOTBOT_ADMINS.',
+      );
+    }
+    const query = queryOfButton(event.value);
+    if (!query || !event.channelId)
+      return answer('That button is from an older pivotbot version; run the query again.');
+    let understood: string | undefined;
+    try {
+      const compiled = compileQuery(query, await this.commands.queryOptions());
+      understood = compiled.kind === 'run' ? undefined : compiled.definition.description;
+    } catch {
+      understood = undefined;
+    }
+    await slack.viewsOpen(
+      event.triggerId,
+      scheduleModalView({
+        query,
+        channel: event.channelId,
+        timezone: settings.timezone,
+        ...(understood ? { understood } : {}),
+      }),
+    );
+  }
+
+  private async submitSchedule(
+    submission: ViewSubmission,
+    track: (work: Promise<unknown>) => void,
+  ): Promise<ViewAnswer> {
+    const { store, settings, slack } = this.deps;
+    const meta = parseScheduleMetadata(submission.privateMetadata);
+    if (!meta) return { errors: { [SCHEDULE_BLOCKS.name]: OLD_MODAL } };
+    if (!settings.admins.includes(submission.userId)) {
+      return { errors: { [SCHEDULE_BLOCKS.name]: 'Only pivotbot admins can schedule queries (PIVOTBOT_ADMINS).' } };
+    }
+    const form = scheduleFormFromState(submission.values);
+    const verdict = validateScheduleForm(form, {
+      query: meta.query,
+      taken: (name) => store.subscriptions.list().some((s) => s.report === savedQueryId(name)),
+      queryOptions: await this.commands.queryOptions(),
+    });
+    if (!verdict.ok) return { errors: verdict.errors };
+    const { saved } = verdict;
+    await store.subscriptions.add({
+      report: savedQueryId(saved.name),
+      channel: saved.channel,
+      query: saved.query,
+      ...(saved.at ? { at: saved.at } : {}),
+      ...(saved.cron ? { cron: saved.cron } : {}),
+      timezone: saved.timezone,
+      createdBy: submission.userId,
+    });
+    this.deps.logger.info(
+      { name: saved.name, channel: saved.channel, count: savedQueriesOf(store.subscriptions.list()).length },
+      'query saved',
+    );
+    const when = saved.at ? `every day at ${saved.at}` : `on cron \`${saved.cron}\``;
+    track(
+      slack.ephemeral(
+        meta.origin,
+        submission.userId,
+        noticeMessage(
+          `:white_check_mark: Saved \`${saved.name}\`: <#${saved.channel}> gets it ${when} (${saved.timezone}). \`/pivot schedule\` lists it; \`pivotbot export ${saved.name}\` prints it as a report file.`,
+        ),
+      ),
+    );
+    return {};
+  }
+}
+
+/** The query a "Schedule this" button carries (`{ reportId: 'adhoc', query }`). */
+function queryOfButton(raw: string | undefined): string | undefined {
+  try {
+    const value = JSON.parse(raw ?? '') as { query?: unknown };
+    return typeof value.query === 'string' && value.query.trim() !== '' ? value.query : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Saved queries ("Schedule this") as reports. Each one is a subscription in the store whose report
+ * id is `saved-<name>` and which carries the query text; here each becomes a report definition,
+ * compiled from that text at every load (so "yesterday" moves with the clock). Everything that
+ * reads reports then handles them like files: the scheduler posts them, `/pivot list`,
+ * `/pivot schedule` and App Home show them, `/pivot run saved-<name>` runs one.
+ */
+import { compileQuery, QueryError, type QueryOptions, workspaceGlossaryOf } from '../query/index.js';
+import type { LoadedReport, LoadedReports, ReportProblem } from '../reports/index.js';
+import type { Subscription } from '../store/index.js';
+import { SAVED_QUERY_PREFIX } from './scheduleModal.js';
+
+/** Where a saved query's problems say it lives (reports have a file). */
+export const savedQueryFile = (id: string): string => `store: saved query ${id.slice(SAVED_QUERY_PREFIX.length)}`;
+
+/** The saved queries among subscriptions. */
+export function savedQueriesOf(subscriptions: readonly Subscription[]): Subscription[] {
+  return subscriptions.filter((s) => s.query !== undefined && s.report.startsWith(SAVED_QUERY_PREFIX));
+}
+
+/**
+ * The definition of one saved query, compiled now: its title says it is one; the description
+ * is what the query was understood as.
+ *
+ * @example savedQueryReport(subscription, { now: new Date(), defaultTimeZone: 'UTC' })
+ */
+export function savedQueryReport(saved: Subscription, options: QueryOptions): LoadedReport {
+  const compiled = compileQuery(saved.query ?? '', options);
+  if (compiled.kind === 'run') throw new QueryError('A saved query cannot be a run command.', 0, 3);
+  const definition = { ...compiled.definition };
+  const title = `Saved query: ${saved.query ?? ''}`;
+  definition.title = title.length > 150 ? `${title.slice(0, 149)}…` : title;
+  return { id: saved.report, file: savedQueryFile(saved.report), definition };
+}
+
+/**
+ * `loaded` with the saved queries added as reports. A saved query whose id a file already uses,
+ * or whose text no longer compiles (a workspace word removed), is listed as broken with why.
+ */
+export function withSavedQueryReports(
+  loaded: LoadedReports,
+  subscriptions: readonly Subscription[],
+  options: { now: Date; defaultTimeZone: string },
+): LoadedReports {
+  const saved = savedQueriesOf(subscriptions);
+  if (saved.length === 0) return loaded;
+  const { glossary } = workspaceGlossaryOf(loaded);
+  const taken = new Set([...loaded.reports.map((r) => r.id), ...loaded.broken]);
+  const reports: LoadedReport[] = [];
+  const problems: ReportProblem[] = [];
+  const broken: string[] = [];
+  for (const s of saved) {
+    if (taken.has(s.report)) {
+      problems.push(problem(s.report, `a report file already uses the id ${s.report}; the file wins`));
+      continue;
+    }
+    taken.add(s.report);
+    try {
+      reports.push(savedQueryReport(s, { ...options, glossary }));
+    } catch (error) {
+      broken.push(s.report);
+      problems.push(problem(s.report, `the saved query "${s.query}" no longer compiles: ${(error as Error).message}`));
+    }
+  }
+  return {
+    ...loaded,
+    reports: [...loaded.reports, ...reports],
+    problems: [...loaded.problems, ...problems],
+    broken: [...loaded.broken, ...broken],
+  };
+}
+
+function problem(id: string, message: string): ReportProblem {
+  return { file: savedQueryFile(id), line: 1, col: 1, message, suggestions: [] };
+}
+
+/**
+ * Wraps a report loader so every reader sees the saved queries as reports.
+ *
+ * @example const loadReports = withSavedQueries(reportCache(dir, opts), () => store.subscriptions.list(), clock, 'UTC');
+ */
+export function withSavedQueries(
+  load: () => Promise<LoadedReports>,
+  subscriptions: () => readonly Subscription[],
+  clock: () => Date,
+  defaultTimeZone: string,
+): () => Promise<LoadedReports> {
+  return async () => withSavedQueryReports(await load(), subscriptions(), { now: clock(), defaultTimeZone });
+}
