@@ -175,7 +175,11 @@ export class PivotCommands {
         const report = await this.report(command.report);
         return this.private(
           ctx,
-          historyMessage({ id: report.id, title: report.definition.title }, store.runs.listByReport(report.id, 10)),
+          historyMessage(
+            { id: report.id, title: report.definition.title },
+            store.runs.listByReport(report.id, 10),
+            store.incidents,
+          ),
         );
       }
       case 'unsubscribe':
@@ -308,6 +312,7 @@ export class PivotCommands {
         reports: await this.deps.loadReports(),
         subscriptions: this.deps.store.subscriptions.list(),
         runs: this.deps.store.runs,
+        incidents: this.deps.store.incidents,
         timezone: this.deps.settings.timezone,
         now: this.deps.clock(),
       }),
