@@ -30,6 +30,12 @@ export interface ReplicaLeases {
   orphans(kind: LeaseKind): Promise<string[]>;
   /** Takes the lease of an orphan for this process: true for exactly one caller while its holder stays dead. */
   adopt(kind: LeaseKind, id: string): Promise<boolean>;
+  /**
+   * Records a Slack request key (a trigger id) for `ttlMs`: true for the first replica to see it,
+   * false for a repeat within the TTL (Slack's retry landing on another replica). Throws when the
+   * database does not answer.
+   */
+  firstSeen(key: string, ttlMs: number): Promise<boolean>;
   /** Renews this process's heartbeat now (also done on a timer). False when the database did not answer. */
   heartbeat(): Promise<boolean>;
   /** Stops the heartbeat and removes this process's row: what it still held is adopted at once by the others. */
@@ -40,7 +46,8 @@ export interface ReplicaLeases {
 export const LEASE_TABLES = `
   CREATE TABLE pivotbot_replicas (owner text PRIMARY KEY, expires_at timestamptz NOT NULL, started_at timestamptz NOT NULL DEFAULT now());
   CREATE TABLE pivotbot_leases (key text PRIMARY KEY, owner text NOT NULL, taken_at timestamptz NOT NULL DEFAULT now());
-  CREATE INDEX pivotbot_leases_owner ON pivotbot_leases (owner);`;
+  CREATE INDEX pivotbot_leases_owner ON pivotbot_leases (owner);
+  CREATE TABLE pivotbot_request_keys (key text PRIMARY KEY, expires_at timestamptz NOT NULL);`;
 
 const leaseKey = (kind: LeaseKind, id: string): string => `${kind}:${id}`;
 
@@ -75,6 +82,7 @@ export async function startReplicaLeases(
   const { owner, leaseMs, logger, location } = options;
   let closed = false;
   let warned = false;
+  let beats = 0;
   /** Leases whose first write failed: written with the next heartbeat, unless another replica took the work meanwhile. */
   const unrecorded = new Set<string>();
 
@@ -94,6 +102,8 @@ export async function startReplicaLeases(
         );
         for (const key of keys) unrecorded.delete(key);
       }
+      // Request keys are only needed for their TTL; any replica may clear the expired ones.
+      if (++beats % 30 === 0) await pool.query('DELETE FROM pivotbot_request_keys WHERE expires_at < now()');
       if (warned) logger.info({ store: location }, 'replica heartbeat written again');
       warned = false;
       return true;
@@ -153,6 +163,15 @@ export async function startReplicaLeases(
            WHERE l.owner <> EXCLUDED.owner AND NOT ${HOLDER_LIVE}
          RETURNING l.key`,
         [leaseKey(kind, id), owner],
+      );
+      return rows.length === 1;
+    },
+    async firstSeen(key, ttlMs) {
+      const { rows } = await pool.query(
+        `INSERT INTO pivotbot_request_keys AS k (key, expires_at) VALUES ($1, now() + $2 * interval '1 millisecond')
+         ON CONFLICT (key) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE k.expires_at < now()
+         RETURNING k.key`,
+        [key, ttlMs],
       );
       return rows.length === 1;
     },

@@ -89,3 +89,15 @@ describe('replica leases', () => {
     expect(await b.leases.orphans('job')).toEqual(['job-1']);
   });
 });
+
+describe('Slack request keys shared by replicas', () => {
+  it('answers true to the first replica only, and again once the TTL is over', async () => {
+    const url = await freshDatabase('pivotbot_request_keys');
+    const [a, b] = [await replica(url), await replica(url)];
+    const first = await Promise.all([a.leases.firstSeen('cmd:T1', 300), b.leases.firstSeen('cmd:T1', 300)]);
+    expect(first.filter(Boolean)).toHaveLength(1);
+    expect(await a.leases.firstSeen('cmd:T1', 300)).toBe(false);
+    await sleep(400);
+    expect(await b.leases.firstSeen('cmd:T1', 300)).toBe(true);
+  });
+});
