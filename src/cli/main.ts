@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { PivotbotError } from '../core/index.js';
 import { registerDemo } from './commands/demo.js';
+import { registerExport } from './commands/export.js';
 import { type CliIo, CommandExit } from './commands/io.js';
 import { registerMigrateStore } from './commands/migrateStore.js';
 import { registerQuery } from './commands/query.js';
@@ -24,6 +25,7 @@ export function buildProgram(io: CliIo): Command {
     registerQuery,
     registerValidate,
     registerSchedule,
+    registerExport,
     registerDemo,
     registerMigrateStore,
   ]) {

@@ -70,6 +70,12 @@ export {
   type UploadFile,
   WebApiGateway,
 } from './SlackGateway.js';
-export { savedQueriesOf, savedQueryReport, withSavedQueries, withSavedQueryReports } from './savedQueries.js';
+export {
+  savedQueriesOf,
+  savedQueryReport,
+  savedQueryYaml,
+  withSavedQueries,
+  withSavedQueryReports,
+} from './savedQueries.js';
 export { SAVED_QUERY_PREFIX, savedQueryId } from './scheduleModal.js';
 export { WorkQueue } from './WorkQueue.js';

@@ -5,6 +5,7 @@
  * reads reports then handles them like files: the scheduler posts them, `/pivot list`,
  * `/pivot schedule` and App Home show them, `/pivot run saved-<name>` runs one.
  */
+import { stringify as stringifyYaml } from 'yaml';
 import { compileQuery, QueryError, type QueryOptions, workspaceGlossaryOf } from '../query/index.js';
 import type { LoadedReport, LoadedReports, ReportProblem } from '../reports/index.js';
 import type { Subscription } from '../store/index.js';
@@ -86,4 +87,31 @@ export function withSavedQueries(
   defaultTimeZone: string,
 ): () => Promise<LoadedReports> {
   return async () => withSavedQueryReports(await load(), subscriptions(), { now: clock(), defaultTimeZone });
+}
+
+/**
+ * A saved query as a report file's content: its definition compiled now, with its own schedule
+ * and channel, and a header saying where it came from. `pivotbot validate` accepts it as
+ * `reports/<name>.yaml`; a range the query language turns into dates (quarters, `since`) is
+ * written as those dates.
+ *
+ * @example savedQueryYaml(subscription, { now: new Date(), defaultTimeZone: 'UTC' })
+ */
+export function savedQueryYaml(saved: Subscription, options: QueryOptions): string {
+  const name = saved.report.slice(SAVED_QUERY_PREFIX.length);
+  const { definition } = savedQueryReport(saved, options);
+  const { alerts: _alerts, schedule: _schedule, deliver: _deliver, ...rest } = definition;
+  const schedule = {
+    ...(saved.cron !== undefined ? { cron: saved.cron } : {}),
+    ...(saved.cron === undefined && saved.at !== undefined ? { at: saved.at } : {}),
+    ...(saved.timezone !== undefined ? { timezone: saved.timezone } : {}),
+  };
+  const document = {
+    ...rest,
+    title: `${name} (saved query)`,
+    ...(saved.cron !== undefined || saved.at !== undefined ? { schedule } : {}),
+    deliver: { channels: [saved.channel], csv: true },
+  };
+  const header = `# pivotbot export ${name}: the saved query "${(saved.query ?? '').replace(/\s+/g, ' ')}",\n# saved by ${saved.createdBy}. Save as reports/${name}.yaml; remove the saved query once the file posts.\n`;
+  return `${header}${stringifyYaml(JSON.parse(JSON.stringify(document)), { lineWidth: 0 })}`;
 }
