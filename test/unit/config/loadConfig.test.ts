@@ -30,6 +30,8 @@ describe('loadConfig', () => {
     expect(config.maxQueued).toBe(100);
     expect(config.slack).toBeUndefined();
     expect(loadConfig({ PIVOTBOT_MAX_QUEUED: '0' }).maxQueued).toBe(0);
+    expect(config.leaseMs).toBe(30_000);
+    expect(loadConfig({ PIVOTBOT_LEASE_SECONDS: '2' }).leaseMs).toBe(2_000);
   });
 
   it('uses a remote Reporting Service when all four REPORTING_* variables are set', () => {
@@ -59,6 +61,7 @@ describe('loadConfig', () => {
     [{ PIVOTBOT_ADMINS: 'U123ABC, bob' }, 'PIVOTBOT_ADMINS: "bob" is not a Slack user id'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: "loud" is not one of'],
     [{ PIVOTBOT_MAX_QUEUED: '-1' }, 'PIVOTBOT_MAX_QUEUED: "-1" is not a whole number of runs'],
+    [{ PIVOTBOT_LEASE_SECONDS: '0' }, 'PIVOTBOT_LEASE_SECONDS: "0" is not a whole number of seconds (1-3600)'],
     [
       { ...remote, REPORTING_GRAPHQL_URL: 'reporting.example' },
       'REPORTING_GRAPHQL_URL: "reporting.example" is not an http(s) URL',
