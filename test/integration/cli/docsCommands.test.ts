@@ -187,7 +187,7 @@ describe('the commands the docs show', () => {
   });
 
   it('catches a command that does not exist, an unknown option and an extra argument', () => {
-    expect(problemWith(['pivotbot', 'export', 'daily'])).toMatch(/"export" is not a pivotbot command/);
+    expect(problemWith(['pivotbot', 'publish', 'daily'])).toMatch(/"publish" is not a pivotbot command/);
     expect(problemWith(['pivotbot', 'run', 'daily-kpi', '--range', 'yesterday', '--csv'])).toMatch(/no option --csv/);
     expect(problemWith(['pivotbot', 'validate', 'a', 'b'])).toMatch(/takes 1 argument/);
     expect(problemWith(['pivotbot', 'sandbox', '[--port', '4010]', '[--scale', 'small|medium|large]'])).toBeUndefined();

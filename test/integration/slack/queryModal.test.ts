@@ -232,6 +232,13 @@ describe('"Schedule this"', () => {
     expect(await bot().waitForHook(schedule.hook)).toContain('saved-spend-by-country');
     const list = await bot().command('list');
     expect(await bot().waitForHook(list.hook)).toContain('saved-spend-by-country');
+    // And App Home.
+    const published = bot().slack.callsTo('views.publish').length;
+    await bot().event({ type: 'app_home_opened', user: ADMIN, channel: 'D1', tab: 'home' });
+    await bot().slack.waitFor(() => bot().slack.callsTo('views.publish').length > published, 10_000, 'App Home');
+    expect(JSON.stringify(bot().slack.callsTo('views.publish')[published]?.args.view)).toContain(
+      'saved-spend-by-country',
+    );
   });
 
   it('posts a saved query on its schedule like a report digest', async () => {
