@@ -120,8 +120,7 @@ describe('saved queries as reports', () => {
   const empty = { reports: [], problems: [], broken: [] };
 
   it('adds each saved query as a report; ignores plain subscriptions', () => {
-    const plain = saved({ id: 'sub-2', report: 'daily-kpi', query: undefined } as Partial<Subscription>);
-    delete (plain as { query?: string }).query;
+    const { query: _query, ...plain } = saved({ id: 'sub-2', report: 'daily-kpi' });
     const loaded = withSavedQueryReports(empty, [saved(), plain], queryOptions);
     expect(loaded.reports.map((r) => r.id)).toEqual(['saved-spend-by-country']);
     expect(loaded.reports[0]?.definition.title).toBe(`Saved query: ${query}`);
@@ -160,9 +159,8 @@ describe('saved queries as reports', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    const daily = parseYaml(
-      savedQueryYaml(saved({ cron: undefined, at: '09:00' } as Partial<Subscription>), queryOptions),
-    );
+    const { cron: _cron, ...atNine } = saved({ at: '09:00' });
+    const daily = parseYaml(savedQueryYaml(atNine, queryOptions));
     expect((daily as { schedule: unknown }).schedule).toEqual({ at: '09:00', timezone: 'Europe/Berlin' });
   });
 });
