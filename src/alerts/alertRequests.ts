@@ -109,6 +109,34 @@ export function alertRequests(
   return out;
 }
 
+/** Days of recent values on the chart of a newly opened threshold or change incident. */
+export const TREND_DAYS = 14;
+
+/**
+ * The one extra request a newly opened threshold or change incident's chart needs: the rule's own
+ * request (the report's, with the rule's metric) by day over the `days` days up to the end of the
+ * evaluated range, so the chart's last point is the value that breached. `on: total` rules get the
+ * totals by day (no other dimension). `date` replaces the report's own time dimension, if any.
+ *
+ * @example const { request } = trendRequest(report, rule, { now: slot }); // from 14 days before the range's end, by day
+ */
+export function trendRequest(
+  report: { definition: ReportDefinition },
+  rule: AlertRule,
+  options: AlertRequestOptions & { days?: number },
+): PeriodRequest {
+  const { compiled, current } = alertRequests(report, rule, options);
+  const range = compiled.range;
+  const days = options.days ?? TREND_DAYS;
+  const from = isoInZone(
+    wallToEpoch(wallClock(range.toMs, range.timezone) - days * DAY_MS, range.timezone),
+    range.timezone,
+  );
+  const others = rule.on === 'total' ? [] : current.dimensions.filter((d) => d.name !== 'date');
+  const dimensions = [{ name: 'date', args: { granularity: 'DAILY' } }, ...others];
+  return { from, to: range.to, request: { ...current, from, to: range.to, dimensions, totals: false } };
+}
+
 /** The same wall-clock span `days` days earlier (23- and 25-hour days keep their local hours). */
 function daysEarlier(range: ResolvedRange, days: number): Pick<ResolvedRange, 'from' | 'to'> {
   const zone = range.timezone;

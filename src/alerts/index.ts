@@ -6,6 +6,8 @@ export {
   alertRequests,
   anomalyRequests,
   type PeriodRequest,
+  TREND_DAYS,
+  trendRequest,
 } from './alertRequests.js';
 export {
   type AnomalyScore,
@@ -26,7 +28,14 @@ export {
 } from './evaluateRule.js';
 export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incidentActions.js';
 export { anomalyDirection } from './judge.js';
-export { type Observation, observeEntities, type PeriodRows, ruleMetricKey, TOTAL_KEY } from './observeEntities.js';
+export {
+  entitySeries,
+  type Observation,
+  observeEntities,
+  type PeriodRows,
+  ruleMetricKey,
+  TOTAL_KEY,
+} from './observeEntities.js';
 export {
   editDone,
   type OwedNotices,

@@ -106,7 +106,7 @@ export function observeEntities(
     return { metric, observations: [observation] };
   }
 
-  const keyOf = (row: PivotRow) => dimensions.map((d) => `${d.key}=${cellText(row[d.key])}`).join('|') || TOTAL_KEY;
+  const keyOf = (row: PivotRow) => entityKeyOf(dimensions, row);
   const labelOf = (row: PivotRow) => dimensions.map((d) => `${d.label} ${cellText(row[d.key])}`).join(' · ') || 'Total';
   const latest = (rows: readonly PivotRow[]) => latestByEntity(rows, keyOf, time?.key);
   const current = latest(view.rows);
@@ -144,6 +144,42 @@ export function observeEntities(
     observations.push(observation);
   }
   return { metric, observations };
+}
+
+/** An entity's key: `dimension=value` for each non-time dimension, joined by `|` (`total` without any). */
+function entityKeyOf(dimensions: readonly ViewColumn[], row: PivotRow): string {
+  return dimensions.map((d) => `${d.key}=${cellText(row[d.key])}`).join('|') || TOTAL_KEY;
+}
+
+/**
+ * Each entity's values by time bucket, oldest first, from rows of the rule's request by `date`
+ * (`trendRequest`): keyed as `observeEntities` keys them with the evaluated `view`'s dimensions.
+ *
+ * @example entitySeries(rule, view, trend.rows).get('countryCode=BR') // [{ at: '2026-11-10', value: 4.1 }, …]
+ */
+export function entitySeries(
+  rule: AlertRule,
+  view: ReportView,
+  rows: readonly PivotRow[],
+  timeKey = 'date',
+): Map<string, Array<{ at: string; value: number }>> {
+  const out = new Map<string, Array<{ at: string; value: number }>>();
+  const metrics = view.columns.filter((c) => c.kind === 'metric');
+  const key = resolveKey(
+    ruleMetricKey(rule),
+    metrics.map((c) => c.key),
+  );
+  if (key === undefined) return out;
+  const dimensions = rule.on === 'total' ? [] : view.columns.filter((c) => c.kind === 'dimension' && c.unit !== 'time');
+  for (const row of rows) {
+    const value = num(row[key]);
+    const at = row[timeKey];
+    if (value === null || at === null || at === undefined) continue;
+    const entity = entityKeyOf(dimensions, row);
+    out.set(entity, [...(out.get(entity) ?? []), { at: String(at), value }]);
+  }
+  for (const points of out.values()) points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return out;
 }
 
 /** Per entity, the row of the latest time bucket (or the only row) and its index in `rows`. */

@@ -4,11 +4,13 @@
  * Service client, or the sandbox's), the report's view built from the current period, then the
  * pure evaluation. The bot's scheduler, `pivotbot demo` and bench/alerts share it.
  */
+
+import { toError } from '../core/index.js';
 import type { PivotRequest, PivotResponse } from '../reporting/index.js';
 import { type AlertRule, buildView, type ReportDefinition, type ReportView } from '../reports/index.js';
-import { alertRequests } from './alertRequests.js';
+import { alertRequests, trendRequest } from './alertRequests.js';
 import { evaluateRule } from './evaluateRule.js';
-import { observeEntities, type PeriodRows } from './observeEntities.js';
+import { entitySeries, observeEntities, type PeriodRows } from './observeEntities.js';
 import type { RuleEvaluation, RuleState } from './types.js';
 
 export interface RuleEvaluationInput {
@@ -22,6 +24,11 @@ export interface RuleEvaluationInput {
   /** Where new incidents' threads go (the report's first channel). */
   channel: string;
   defaultTimeZone?: string;
+  /**
+   * When an incident of a threshold or change rule opens, fetch its recent values by day over this
+   * many days (one more request, only then) for the parent's chart. Off when absent.
+   */
+  trendDays?: number;
 }
 
 export interface RuleEvaluationResult {
@@ -36,6 +43,10 @@ export interface RuleEvaluationResult {
   historyFrom?: string[];
   /** Anomaly rules: an entity's baseline values, most recent period first (missing periods left out). */
   baselineOf?: (entityKey: string) => readonly number[] | undefined;
+  /** With `trendDays`, when a threshold or change incident opened: each entity's values by day, oldest first. */
+  trend?: ReadonlyMap<string, ReadonlyArray<{ at: string; value: number }>>;
+  /** Why the trend could not be fetched (the parents then go out without a chart, saying so). */
+  trendError?: Error;
 }
 
 /**
@@ -80,9 +91,24 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
     now,
     channel: input.channel,
   });
+  const trend: Pick<RuleEvaluationResult, 'trend' | 'trendError'> = {};
+  const opened = evaluation.transitions.some((t) => t.kind === 'open' && t.condition.kind !== 'anomaly');
+  if (input.trendDays !== undefined && opened) {
+    try {
+      const { request } = trendRequest(report, rule, {
+        now,
+        days: input.trendDays,
+        ...(input.defaultTimeZone !== undefined ? { defaultTimeZone: input.defaultTimeZone } : {}),
+      });
+      trend.trend = entitySeries(rule, view, (await input.pivot(request)).rows);
+    } catch (error) {
+      trend.trendError = toError(error);
+    }
+  }
   return {
     evaluation,
     view,
+    ...trend,
     rangeLabel: requests.compiled.range.label,
     timezone: requests.compiled.timezone,
     ...(requests.history

@@ -13,6 +13,7 @@ import {
   replySent,
   ruleMetricKey,
 } from '../alerts/index.js';
+import type { SlackMessage } from '../render/index.js';
 import {
   ALERT_EVENT_TYPE,
   type AlertMessageInput,
@@ -117,7 +118,12 @@ export async function ensureParents(
   threads: RuleThreads,
   incident: AlertIncident,
   deps: ThreadDeps,
-  options: { checkHistory: boolean; chartPoints?: ReadonlyArray<{ at: string; value: number }> },
+  options: {
+    checkHistory: boolean;
+    chartPoints?: ReadonlyArray<{ at: string; value: number }>;
+    /** The chart's values could not be fetched: the parent says so instead of showing none in silence. */
+    chartUnavailable?: boolean;
+  },
 ): Promise<AlertIncident> {
   let current = incident;
   for (let index = 0; index < threads.channels.length; index++) {
@@ -145,12 +151,15 @@ export async function ensureParents(
       }
     }
     if (!found) {
-      if (current.chartFileId === undefined && options.chartPoints) {
-        const fileId = await drawChart(threads, current, options.chartPoints, deps);
-        if (fileId) current = { ...current, chartFileId: fileId };
+      let unavailable = options.chartUnavailable === true;
+      if (current.chartFileId === undefined && options.chartPoints && !unavailable) {
+        const chart = await drawChart(threads, current, options.chartPoints, deps);
+        if (chart.fileId) current = { ...current, chartFileId: chart.fileId };
+        unavailable = chart.failed;
       }
       const input = alertMessageInput(current, messageContext(threads, current));
-      const posted = await deps.slack.post(channel, alertParentMessage(input), {
+      const message = alertParentMessage(input);
+      const posted = await deps.slack.post(channel, unavailable ? withChartUnavailable(message) : message, {
         metadata: alertMetadata({ ...input, entityKey: current.entityKey }, 'open'),
         ...(threads.signal ? { signal: threads.signal } : {}),
       });
@@ -174,45 +183,60 @@ export async function ensureParents(
 
 const chartOf = (incident: AlertIncident) => (incident.chartFileId ? { chartFileId: incident.chartFileId } : {});
 
-/** The small chart, uploaded as a file shared nowhere; undefined when there is too little to draw or it fails. */
+/** The parent with a note where its chart would be: its values could not be fetched or drawn. */
+export function withChartUnavailable(message: SlackMessage): SlackMessage {
+  const note = {
+    type: 'context',
+    elements: [
+      { type: 'mrkdwn', text: ':warning: Chart unavailable: the recent values could not be fetched or drawn.' },
+    ],
+  } as SlackMessage['blocks'][number];
+  const blocks = [...message.blocks];
+  const actions = blocks.findIndex((b) => (b as { type?: string }).type === 'actions');
+  blocks.splice(actions < 0 ? blocks.length : actions, 0, note);
+  return { ...message, blocks };
+}
+
+/**
+ * The small chart, uploaded as a file shared nowhere: its file id, none when there is too little
+ * to draw, `failed` when drawing or uploading it failed.
+ */
 async function drawChart(
   threads: RuleThreads,
   incident: AlertIncident,
   points: ReadonlyArray<{ at: string; value: number }>,
   deps: ThreadDeps,
-): Promise<string | undefined> {
+): Promise<{ fileId?: string; failed: boolean }> {
   const input = alertMessageInput(incident, messageContext(threads, incident));
-  if (input.metric.unit === 'text' || input.metric.unit === 'time') return undefined;
+  if (input.metric.unit === 'text' || input.metric.unit === 'time') return { failed: false };
+  const threshold = thresholdOf(input);
   const view = alertChartView({
     title: input.ruleName,
     metric: { ...input.metric, unit: input.metric.unit },
     points,
-    ...(incident.band
-      ? { band: incident.band }
-      : incident.threshold !== undefined
-        ? { threshold: thresholdOf(input) }
-        : {}),
+    ...(incident.band ? { band: incident.band } : threshold !== undefined ? { threshold } : {}),
     ...(input.entity ? { entity: input.entity } : {}),
     timezone: threads.timezone,
   });
-  if (!view) return undefined;
+  if (!view) return { failed: false };
   try {
     const png = await deps.charts.renderView(view);
-    if (!png) return undefined;
-    return await deps.slack.uploadPrivate(
+    if (!png) return { failed: false };
+    const fileId = await deps.slack.uploadPrivate(
       { filename: `${threads.rule.id}.png`, data: png.data, title: png.alt, altText: png.alt },
       threads.signal ? { signal: threads.signal } : {},
     );
+    return { fileId, failed: false };
   } catch (error) {
     deps.logger.warn({ err: error, incident: incident.id }, 'alert chart not drawn; the parent goes out without it');
-    return undefined;
+    return { failed: true };
   }
 }
 
 /** The line drawn on the chart: the trigger for above/below (change rules have none in the metric's units). */
-function thresholdOf(input: AlertMessageInput): number {
+function thresholdOf(input: AlertMessageInput): number | undefined {
   const c = input.condition;
-  return c.kind === 'above' || c.kind === 'below' ? c.threshold : Number.NaN;
+  return c.kind === 'above' || c.kind === 'below' ? c.threshold : undefined;
 }
 
 /** Redraws every parent of the incident in its current state (resolved, acknowledged, snoozed, reopened). */

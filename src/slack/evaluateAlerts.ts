@@ -6,7 +6,14 @@
  * metadata), so no incident gets two; every owed reply and parent edit is delivered by whoever
  * comes next (a retried slot, the next evaluation, start-up), a reply after its thread is checked.
  */
-import { type AlertTransition, owedWrite, oweNotices, owesThreads, runRuleEvaluation } from '../alerts/index.js';
+import {
+  type AlertTransition,
+  owedWrite,
+  oweNotices,
+  owesThreads,
+  runRuleEvaluation,
+  TREND_DAYS,
+} from '../alerts/index.js';
 import { toError, UserInputError } from '../core/index.js';
 import { findReport, type LoadedReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
@@ -54,6 +61,7 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
     const outcome: AlertSlotOutcome = { transitions: 0, parents: 0, replies: 0, edits: 0 };
     let transitions: AlertTransition[] = [];
     const chartPoints = new Map<string, Array<{ at: string; value: number }>>();
+    const chartUnavailable = new Set<string>();
 
     if (stored && Date.parse(stored.lastEvaluatedAt) >= slot.getTime()) {
       deps.logger.info(where, 'alert slot already evaluated by an earlier attempt; delivering what is still owed');
@@ -66,7 +74,11 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
         now: slot,
         channel: first,
         defaultTimeZone: deps.defaultTimeZone,
+        // A threshold or change incident opening has one value: its chart gets the recent days.
+        trendDays: TREND_DAYS,
       });
+      if (result.trendError)
+        deps.logger.warn({ ...where, err: result.trendError }, 'alert chart values not fetched; the parents say so');
       // The outbox goes in the same write: what the threads are owed survives a crash from here on.
       const next = owedWrite(result.evaluation, slot, (id) => store.get(id));
       // A click while the rule was being queried is not undone by this write.
@@ -77,13 +89,17 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
       deps.logger.debug({ ...where, transitions: transitions.length }, 'alert evaluation stored');
       for (const t of transitions) {
         if (t.kind !== 'open') continue;
-        const points = t.incident.values.map((v) => ({ at: v.at, value: v.value }));
-        chartPoints.set(t.incident.id, [...baselinePoints(result, t), ...points]);
+        if (t.condition.kind === 'anomaly') {
+          const points = t.incident.values.map((v) => ({ at: v.at, value: v.value }));
+          chartPoints.set(t.incident.id, [...baselinePoints(result, t), ...points]);
+        } else if (result.trendError) chartUnavailable.add(t.incident.id);
+        else chartPoints.set(t.incident.id, [...(result.trend?.get(t.entityKey) ?? [])]);
       }
     }
 
     const posted = await deliverTransitions(threads, transitions, deps, {
       chartPoints,
+      chartUnavailable,
       attempt: run.attempt,
       at: slot,
     });
@@ -113,6 +129,8 @@ export async function deliverTransitions(
     /** The evaluation's instant (the notices' ids); default `threads.now`. */
     at?: Date;
     chartPoints?: ReadonlyMap<string, ReadonlyArray<{ at: string; value: number }>>;
+    /** Incidents whose chart values could not be fetched: their parents say "chart unavailable". */
+    chartUnavailable?: ReadonlySet<string>;
   },
 ): Promise<Omit<AlertSlotOutcome, 'transitions'>> {
   const { report, rule, channels } = threads;
@@ -150,6 +168,7 @@ export async function deliverTransitions(
       const saved = await ensureParents(threads, incident, deps, {
         checkHistory: !openedNow.has(incident.id) || !firstAttempt,
         ...(points ? { chartPoints: points } : {}),
+        ...(options.chartUnavailable?.has(incident.id) ? { chartUnavailable: true } : {}),
       });
       outcome.parents += countParents(saved) - before;
     });

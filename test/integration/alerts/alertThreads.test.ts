@@ -116,8 +116,11 @@ describe('alert threads', () => {
       expect(text(parent)).toContain('alert_ack');
       expect(text(parent)).toContain('alert_snooze_4h');
       expect(text(parent)).toContain('<!here>');
+      // A newly opened threshold incident has one value: its chart shows the recent days (one extra pivot).
+      expect(text(parent)).toMatch(/"type":"image".*"slack_file"/);
     }
     const open = harness.bot.store.incidents.listOpen();
+    expect(open.every((i) => i.chartFileId !== undefined)).toBe(true);
     expect(open.map((i) => i.threadTs).sort()).toEqual(posted.map((m) => m.ts).sort());
     expect(open.every((i) => i.channel === CHANNEL)).toBe(true);
   }, 40_000);
