@@ -47,6 +47,7 @@ process.on('message', (message) => {
     process.send?.({
       peak,
       natives: nativeModules(),
+      status: processStatus(),
       loop: { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
     });
   }
@@ -58,6 +59,22 @@ function nativeModules(): string[] {
     return [...new Set(maps.match(/[^/\s]+\.node$/gm) ?? [])];
   } catch {
     return [];
+  }
+}
+
+/** RssAnon, RssFile and the thread count from /proc/self/status (Linux), empty elsewhere. */
+function processStatus(): Record<string, string> {
+  try {
+    const lines = readFileSync('/proc/self/status', 'utf8').split('\n');
+    const wanted = ['RssAnon', 'RssFile', 'Threads'];
+    return Object.fromEntries(
+      lines
+        .map((l) => l.split(':'))
+        .filter(([k]) => wanted.includes(k as string))
+        .map(([k, v]) => [k as string, (v ?? '').trim()]),
+    );
+  } catch {
+    return {};
   }
 }
 

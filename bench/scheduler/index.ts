@@ -250,7 +250,12 @@ export async function run(args: readonly string[]): Promise<void> {
     sending = false;
     await sender;
     await Promise.all(pending);
-    const bot = await ask<{ peak: Memory; natives: string[]; loop: { p50: number; p99: number; max: number } }>('read');
+    const bot = await ask<{
+      peak: Memory;
+      natives: string[];
+      status: Record<string, string>;
+      loop: { p50: number; p99: number; max: number };
+    }>('read');
     await stop(botProcess.child);
 
     const delta: Record<string, number> = {};
@@ -276,7 +281,7 @@ export async function run(args: readonly string[]): Promise<void> {
     );
     console.log(`  429s received (all retried after Retry-After): ${limited429} ${JSON.stringify(after.rateLimited)}`);
     console.log(
-      `  bot RSS ${fmt(atSlot.rss)} MiB at the slot, peak ${fmt(bot.peak.rss)} MiB (goal ≤ 400 MB; the chart process is apart); peaks: heap total ${fmt(bot.peak.heapTotal)} MiB, heap used ${fmt(bot.peak.heapUsed)} MiB, external ${fmt(bot.peak.external)} MiB; native addons loaded: ${bot.natives.join(', ') || 'none'}`,
+      `  bot RSS ${fmt(atSlot.rss)} MiB at the slot, peak ${fmt(bot.peak.rss)} MiB (goal ≤ 400 MB; the chart process is apart); peaks: heap total ${fmt(bot.peak.heapTotal)} MiB, heap used ${fmt(bot.peak.heapUsed)} MiB, external ${fmt(bot.peak.external)} MiB; native addons loaded: ${bot.natives.join(', ') || 'none'}; at the end ${JSON.stringify(bot.status)}`,
     );
     console.log(
       `  /pivot ack during the burst (${acks.length} commands at ${COMMAND_RATE}/s): p50 ${fmt(median(acks))} ms, p99 ${fmt(quantile(acks, 0.99))} ms, max ${fmt(Math.max(...acks))} ms (goal p99 ≤ 100 ms); bot event-loop delay p99 ${fmt(bot.loop.p99)} ms`,
