@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { describeFailure, type Logger, userMessageOf } from '../core/index.js';
+import { type Logger, userMessageOf } from '../core/index.js';
 import {
   adhocMessage,
   type ChartImage,
@@ -15,7 +15,6 @@ import {
 import type { AsyncPivot, ReportingClient } from '../reporting/index.js';
 import { type RangeSpec, type ReportDefinition, type ReportView, runReport } from '../reports/index.js';
 import type { Store } from '../store/index.js';
-import { finishJobRuns, resolveInterruptedRuns } from './resolveInterruptedRuns.js';
 import { type MessageMetadata, SlackDeliveryError, type SlackGateway } from './SlackGateway.js';
 
 /** Errors that mean Slack would not take the chart image in the message (file not ready, blocks refused). */
@@ -187,7 +186,8 @@ async function startJob(
   return { jobId: job.id, ts, startedAt };
 }
 
-async function updateProgress(
+/** Redraws a job's progress message in place; a failed update is logged, never thrown. */
+export async function updateProgress(
   deps: DeliveryDeps,
   channel: string,
   progress: { jobId: string; ts: string; startedAt: string },
@@ -312,90 +312,5 @@ async function renderChart(
   } catch (error) {
     deps.logger.error({ err: error, report: view.reportId }, 'chart rendering failed; posting without it');
     return 'failed';
-  }
-}
-
-/**
- * After a restart: the manual runs left running are resolved (`resolveInterruptedRuns`), then every
- * job still active in the store is polled to the end and its CSV delivered in its thread, once
- * (the job is marked succeeded right after the upload), and its outcome finishes its runs.
- */
-export async function resumeJobs(deps: DeliveryDeps): Promise<number> {
-  await resolveInterruptedRuns(deps);
-  const active = deps.store.jobs.listActive();
-  await Promise.all(active.map((job) => resumeJob(job.id, deps)));
-  return active.length;
-}
-
-async function resumeJob(jobId: string, deps: DeliveryDeps): Promise<void> {
-  const stored = deps.store.jobs.get(jobId);
-  if (!stored) return;
-  const title = typeof stored.request.title === 'string' ? stored.request.title : 'Report job';
-  const startedAt = stored.startedAt ?? stored.createdAt;
-  deps.logger.info({ jobId }, 'resuming an async job after restart');
-  let threadTs = stored.threadTs;
-  try {
-    if (!threadTs) {
-      const posted = await deps.slack.post(
-        stored.channel,
-        jobProgressMessage({ jobId, title, status: 'RUNNING', startedAt, now: deps.clock().toISOString() }),
-      );
-      threadTs = posted.ts;
-      await deps.store.jobs.update(jobId, { threadTs, status: 'running' });
-    }
-    const progress = { jobId, ts: threadTs, startedAt };
-    const job = await deps.client.waitForAsyncPivot(jobId, {
-      signal: deps.signal,
-      onStatus: (j) => updateProgress(deps, stored.channel, progress, { status: j.status, title }),
-    });
-    const dir = join(deps.workDir, 'runs', randomUUID());
-    try {
-      const reportId = typeof stored.request.reportId === 'string' ? stored.request.reportId : 'result';
-      const csv = await deps.client.downloadAsyncPivotCsv(job, join(dir, `${reportId}.csv`), undefined, {
-        signal: deps.signal,
-      });
-      const summary: SlackMessage = {
-        text: `${title}: ${csv.rows} rows`,
-        blocks: [
-          {
-            type: 'section',
-            text: {
-              type: 'mrkdwn',
-              text: `*${title}* is ready: ${csv.rows.toLocaleString('en-US')} rows × ${csv.columns.length} columns (${csv.columns.join(', ')}). The CSV is below.`,
-            },
-          },
-          {
-            type: 'context',
-            elements: [{ type: 'mrkdwn', text: 'Delivered after pivotbot restarted while the job was running.' }],
-          },
-        ],
-      };
-      await deps.slack.post(stored.channel, summary, { threadTs });
-      await deps.slack.upload(
-        stored.channel,
-        [{ filename: basename(csv.path), data: await readFile(csv.path), title }],
-        { threadTs },
-      );
-      await deps.store.jobs.update(jobId, { status: 'succeeded', resultFile: basename(csv.path) });
-      await finishJobRuns(jobId, { status: 'succeeded', messageTs: threadTs }, deps);
-      await updateProgress(deps, stored.channel, progress, { status: 'READY', title, resultName: basename(csv.path) });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  } catch (error) {
-    if (deps.signal.aborted) return;
-    // Nobody waits on a command here: the job's thread reads the failure with the log line's ref.
-    const told = describeFailure(error, { logger: deps.logger, what: 'resumed job failed', context: { jobId } });
-    const failure = { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) };
-    await deps.store.jobs.update(jobId, { status: 'failed', error: failure }).catch(() => undefined);
-    await finishJobRuns(jobId, { status: 'failed', error: failure }, deps);
-    if (threadTs) {
-      await updateProgress(
-        deps,
-        stored.channel,
-        { jobId, ts: threadTs, startedAt },
-        { status: 'FAILED', title, error: told.text },
-      );
-    }
   }
 }

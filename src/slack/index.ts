@@ -31,7 +31,6 @@ export {
   postView,
   type RunPlace,
   type RunTarget,
-  resumeJobs,
   runAndDeliver,
   TABLE_ROWS,
 } from './deliverRun.js';
@@ -54,6 +53,7 @@ export {
   SLACK_RATE_LIMITS,
   SLACK_RATE_SETTINGS,
 } from './rateLimits.js';
+export { resumeJobs } from './resumeJobs.js';
 export {
   type CallOptions,
   type GatewayOptions,
