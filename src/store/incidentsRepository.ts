@@ -5,7 +5,8 @@ import { type AlertIncident, alertEvaluationSchema, alertIncidentSchema } from '
 
 /**
  * Alert incidents: at most one open per (rule, entity); resolved ones are bounded per rule
- * (`limits.resolvedIncidentsPerRule`) and observations per incident (`limits.valuesPerIncident`).
+ * (`limits.resolvedIncidentsPerRule`, not counting those whose outbox is not delivered yet) and
+ * observations per incident (`limits.valuesPerIncident`).
  */
 export function createIncidentsRepository(ctx: StoreContext): IncidentsRepository {
   const incidents = (): readonly AlertIncident[] => ctx.data().incidents;
@@ -14,7 +15,9 @@ export function createIncidentsRepository(ctx: StoreContext): IncidentsRepositor
 
   const prune = (ruleId: string): void => {
     const data = ctx.data();
-    const resolved = (i: AlertIncident): boolean => i.ruleId === ruleId && i.state === 'resolved';
+    // One that still owes its thread a reply or an edit (its outbox) is kept until it is delivered.
+    const owes = (i: AlertIncident): boolean => i.owedEdit === true || (i.owedReplies?.length ?? 0) > 0;
+    const resolved = (i: AlertIncident): boolean => i.ruleId === ruleId && i.state === 'resolved' && !owes(i);
     const excess = data.incidents.filter(resolved).length - ctx.limits.resolvedIncidentsPerRule;
     if (excess > 0) data.incidents = dropOldest(data.incidents, excess, resolved);
   };

@@ -204,6 +204,42 @@ async function resolvedButOwed(fake: ReturnType<typeof fakeSlack>) {
 
 const replyIn = (fake: ReturnType<typeof fakeSlack>) => fake.messages.filter((m) => m.threadTs === '1700000000.000001');
 
+describe('the store and the outbox', () => {
+  it('does not prune a resolved incident that still owes its thread, and prunes it once delivered', async () => {
+    const store = createMemoryStore({ clock: () => now, limits: { resolvedIncidentsPerRule: 1 } });
+    const evaluation = {
+      ruleKey: 'daily-kpi/cpi-high',
+      reportId: 'daily-kpi',
+      ruleId: 'cpi-high',
+      lastEvaluatedAt: at,
+      evaluated: 3,
+      breaching: 0,
+      skipped: 0,
+      pending: [],
+    };
+    const resolved = (entity: string, minutes: number, owes: boolean): AlertIncident =>
+      openIncident({
+        id: `inc_${entity}`,
+        entityKey: `countryCode=${entity}`,
+        state: 'resolved',
+        openedAt: new Date(T0 - minutes * 60_000).toISOString(),
+        resolvedAt: at,
+        ...(owes ? { owedEdit: true as const, owedReplies: [owed(`resolved@${at}`, { kind: 'resolved' })] } : {}),
+      });
+    await store.incidents.applyEvaluation({
+      evaluation,
+      incidents: [resolved('BR', 30, true), resolved('US', 20, true), resolved('DE', 10, true)],
+    });
+    expect(store.incidents.listByRule('cpi-high')).toHaveLength(3);
+    // Delivered: the next resolve prunes down to the limit.
+    await store.incidents.applyEvaluation({
+      evaluation,
+      incidents: [resolved('BR', 30, false), resolved('US', 20, false), resolved('DE', 10, false)],
+    });
+    expect(store.incidents.listByRule('cpi-high').map((i) => i.id)).toEqual(['inc_DE']);
+  });
+});
+
 describe('delivering the outbox', () => {
   it('stores the owed edit and reply with the evaluation, and clears them as each lands', async () => {
     const fake = fakeSlack();
