@@ -25,6 +25,7 @@ import {
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';
 import type { DeliveryDeps } from './deliverRun.js';
+import { SlackDeliveryError } from './SlackDeliveryError.js';
 import type { HistoryMessage } from './SlackGateway.js';
 
 /** What posting needs: the gateway, the chart renderer, the store, a clock and a logger. */
@@ -243,20 +244,35 @@ function thresholdOf(input: AlertMessageInput): number | undefined {
 export async function editParents(
   threads: RuleThreads,
   incident: AlertIncident,
-  deps: Pick<ThreadDeps, 'slack'>,
+  deps: Pick<ThreadDeps, 'slack'> & Partial<Pick<ThreadDeps, 'logger'>>,
+  options: { skipGone?: boolean } = {},
 ): Promise<number> {
   const input = alertMessageInput(incident, messageContext(threads, incident));
   const message = alertParentMessage(input);
   const state = incident.state === 'resolved' ? 'resolved' : 'open';
   let edited = 0;
   for (const parent of parentsOf(incident)) {
-    await deps.slack.update(parent.channel, parent.ts, message, {
-      metadata: alertMetadata({ ...input, entityKey: incident.entityKey }, state),
-      ...(threads.signal ? { signal: threads.signal } : {}),
-    });
-    edited++;
+    try {
+      await deps.slack.update(parent.channel, parent.ts, message, {
+        metadata: alertMetadata({ ...input, entityKey: incident.entityKey }, state),
+        ...(threads.signal ? { signal: threads.signal } : {}),
+      });
+      edited++;
+    } catch (error) {
+      if (!options.skipGone || !threadGone(error)) throw error;
+      deps.logger?.warn({ incident: incident.id, channel: parent.channel, thread: parent.ts, err: error }, GONE_LOG);
+    }
   }
   return edited;
+}
+
+/** Slack errors that no retry will cure for this one thread: its parent or channel is gone. */
+const GONE = new Set(['message_not_found', 'thread_not_found', 'channel_not_found', 'is_archived']);
+const GONE_LOG = 'alert thread gone (parent deleted, channel archived or gone); what it was owed is dropped';
+
+/** Whether `error` says the thread can never be told (so an owed notice is dropped, not retried forever). */
+export function threadGone(error: unknown): boolean {
+  return error instanceof SlackDeliveryError && GONE.has(error.slackError);
 }
 
 /** A reply's metadata: the incident's, plus the incident and notice ids a restart looks for in the thread. */
@@ -312,7 +328,7 @@ export async function deliverOwed(
   // No parent yet: the missing parent goes out first (with the current state), then the replies.
   if (parents.length === 0) return out;
   if (current.owedEdit) {
-    out.edits += await editParents(threads, current, deps);
+    out.edits += await editParents(threads, current, deps, { skipGone: true });
     current = await store.save(editDone(latest()));
   }
   const tsList = parents.map((p) => p.ts);
@@ -322,30 +338,35 @@ export async function deliverOwed(
     for (const parent of parents) {
       if (reply.sentTo?.includes(parent.ts)) continue;
       const where = { incident: current.id, notice: reply.id, channel: parent.channel, thread: parent.ts };
-      let found: HistoryMessage | undefined;
-      if (!options.fresh.has(reply.id)) {
-        const thread = await deps.slack.replies(parent.channel, parent.ts, {
-          oldest: (Date.parse(reply.at) / 1000 - 60).toFixed(6),
-          includeAllMetadata: true,
-          limit: HISTORY_PAGE,
-          ...(threads.signal ? { signal: threads.signal } : {}),
-        });
-        found = findAlertReply(thread, current, reply);
-        if (found)
-          deps.logger.info(
-            { ...where, ts: found.ts },
-            'alert reply already posted by an earlier process; recording it',
-          );
-      }
-      if (!found) {
-        await deps.slack.post(parent.channel, message, {
-          threadTs: parent.ts,
-          metadata: replyMetadata(input, current, reply),
-          ...(threads.signal ? { signal: threads.signal } : {}),
-        });
-        // The crash test kills the bot on this line: posted, not yet recorded.
-        deps.logger.debug({ ...where, kind: reply.kind }, 'alert reply posted');
-        out.replies++;
+      try {
+        let found: HistoryMessage | undefined;
+        if (!options.fresh.has(reply.id)) {
+          const thread = await deps.slack.replies(parent.channel, parent.ts, {
+            oldest: (Date.parse(reply.at) / 1000 - 60).toFixed(6),
+            includeAllMetadata: true,
+            limit: HISTORY_PAGE,
+            ...(threads.signal ? { signal: threads.signal } : {}),
+          });
+          found = findAlertReply(thread, current, reply);
+          if (found)
+            deps.logger.info(
+              { ...where, ts: found.ts },
+              'alert reply already posted by an earlier process; recording it',
+            );
+        }
+        if (!found) {
+          await deps.slack.post(parent.channel, message, {
+            threadTs: parent.ts,
+            metadata: replyMetadata(input, current, reply),
+            ...(threads.signal ? { signal: threads.signal } : {}),
+          });
+          // The crash test kills the bot on this line: posted, not yet recorded.
+          deps.logger.debug({ ...where, kind: reply.kind }, 'alert reply posted');
+          out.replies++;
+        }
+      } catch (error) {
+        if (!threadGone(error)) throw error;
+        deps.logger.warn({ ...where, err: error }, GONE_LOG);
       }
       current = await store.save(replySent(latest(), reply.id, parent.ts, tsList));
     }

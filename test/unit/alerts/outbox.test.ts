@@ -15,7 +15,13 @@ import {
 import { silentLogger } from '../../../src/core/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
 import { type LoadedReport, parseReportText } from '../../../src/reports/index.js';
-import { deliverTransitions, type RuleThreads, type SlackGateway } from '../../../src/slack/index.js';
+import {
+  deliverOwedAlerts,
+  deliverTransitions,
+  type RuleThreads,
+  SlackDeliveryError,
+  type SlackGateway,
+} from '../../../src/slack/index.js';
 import { type AlertIncident, createMemoryStore, type OwedReply } from '../../../src/store/index.js';
 import { cpi, T0, view } from './alertFixtures.js';
 
@@ -130,8 +136,10 @@ function fakeSlack() {
   const messages: Array<{ channel: string; ts: string; threadTs?: string; text: string; metadata?: unknown }> = [];
   const updates: string[] = [];
   const failing = new Map<string, number>();
+  const gone = new Set<string>();
   let seq = 100;
   const fail = (method: string) => {
+    if (gone.has(method)) throw new SlackDeliveryError(method, 'message_not_found');
     const left = failing.get(method) ?? 0;
     if (left <= 0) return;
     failing.set(method, left - 1);
@@ -164,7 +172,14 @@ function fakeSlack() {
       return [];
     },
   } as unknown as SlackGateway;
-  return { slack, messages, updates, failNext: (method: string, times = 1) => failing.set(method, times) };
+  return {
+    slack,
+    messages,
+    updates,
+    failNext: (method: string, times = 1) => failing.set(method, times),
+    /** Every call of `method` from now on says the message is gone (a deleted parent). */
+    gone: (method: string) => gone.add(method),
+  };
 }
 
 /** BR open above 6 with its parent posted; the evaluation at T0 sees CPI 3: a resolve is owed. */
@@ -278,6 +293,37 @@ describe('delivering the outbox', () => {
 
     await deliverTransitions({ ...threads, now: new Date(T0 + 120_000) }, [], deps, { attempt: 1 });
     expect(replyIn(fake)).toHaveLength(1);
+  });
+
+  it('drops what is owed to a thread whose parent was deleted, instead of failing every evaluation', async () => {
+    const fake = fakeSlack();
+    const { store, deps, transitions } = await resolvedButOwed(fake);
+    fake.gone('chat.update');
+    fake.gone('chat.postMessage');
+    const out = await deliverTransitions(threads, transitions, deps, { attempt: 1 });
+    expect(out).toEqual({ parents: 0, replies: 0, edits: 0 });
+    expect(store.incidents.get('inc_BR')?.owedEdit).toBeUndefined();
+    expect(store.incidents.get('inc_BR')?.owedReplies).toBeUndefined();
+  });
+
+  it('is delivered at start-up, after a thread check, and only once', async () => {
+    const fake = fakeSlack();
+    const { store, deps } = await resolvedButOwed(fake);
+    // An earlier process posted the reply and died before recording it.
+    const reply = store.incidents.get('inc_BR')?.owedReplies?.[0] as OwedReply;
+    fake.messages.push({
+      channel: 'C0ALERTS1',
+      ts: '1700000000.000050',
+      threadTs: '1700000000.000001',
+      text: 'resolved',
+      metadata: { event_type: 'pivotbot_alert', event_payload: { incident: 'inc_BR', notice: reply.id } },
+    });
+    const startDeps = { ...deps, loadReports: async () => ({ reports: [report], problems: [], broken: [] }) };
+    expect(await deliverOwedAlerts(startDeps as never)).toBe(1);
+    expect(fake.updates).toEqual(['1700000000.000001']);
+    expect(replyIn(fake)).toHaveLength(1);
+    expect(store.incidents.get('inc_BR')?.owedReplies).toBeUndefined();
+    expect(await deliverOwedAlerts(startDeps as never)).toBe(0);
   });
 
   it('records a reply found in its thread (posted, then the process died) instead of posting it again', async () => {
