@@ -9,7 +9,6 @@ import {
   decodeStoreText,
   openPostgresStore,
   openStore,
-  StoreLockedError,
 } from '../../../src/store/index.js';
 import { TABLES } from '../../../src/store/postgres/postgresSchema.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
@@ -191,16 +190,30 @@ describe('pivotbot migrate-store', () => {
 });
 
 describe('PIVOTBOT_STORE as a PostgreSQL URL', () => {
-  it('opens the PostgreSQL store, and refuses a second pivotbot on the same database', async () => {
+  it('opens the PostgreSQL store as a replica: a second one on the same database opens beside it', async () => {
     const url = await freshDatabase('pivotbot_open_store');
     const first = await openStore({ path: url, logger: silentLogger() });
     try {
       expect(first.location).toMatch(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\//);
-      await expect(openStore({ path: url, logger: silentLogger() })).rejects.toBeInstanceOf(StoreLockedError);
+      const second = await openStore({ path: url, logger: silentLogger() });
+      try {
+        // Both hold leases with a heartbeat each: replicas, not a lock.
+        expect((second as { leases?: unknown }).leases).toBeDefined();
+        const { started } = await first.runs.start({
+          report: 'r',
+          trigger: 'schedule',
+          idempotencyKey: 'k',
+          channel: 'C1',
+        });
+        expect(started).toBe(true);
+        expect(
+          (await second.runs.start({ report: 'r', trigger: 'schedule', idempotencyKey: 'k', channel: 'C1' })).started,
+        ).toBe(false);
+      } finally {
+        await second.close();
+      }
     } finally {
       await first.close();
     }
-    const again = await openStore({ path: url, logger: silentLogger() });
-    await again.close();
   });
 });
