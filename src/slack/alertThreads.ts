@@ -275,6 +275,12 @@ export function threadGone(error: unknown): boolean {
   return error instanceof SlackDeliveryError && GONE.has(error.slackError);
 }
 
+function clearReplies(incident: AlertIncident): AlertIncident {
+  const out = { ...incident };
+  delete out.owedReplies;
+  return out;
+}
+
 /** A reply's metadata: the incident's, plus the incident and notice ids a restart looks for in the thread. */
 export function replyMetadata(
   input: AlertMessageInput,
@@ -325,8 +331,15 @@ export async function deliverOwed(
   let current = latest();
   if (!owesThreads(current)) return out;
   const parents = parentsOf(current);
-  // No parent yet: the missing parent goes out first (with the current state), then the replies.
-  if (parents.length === 0) return out;
+  if (parents.length === 0) {
+    // Open: the missing parent goes out first (with the current state), then the replies. Resolved:
+    // no parent will ever be posted, so there is no thread to tell.
+    if (current.state === 'resolved') {
+      deps.logger.info({ incident: current.id }, 'resolved alert incident never got a thread; nothing to tell');
+      await store.save(editDone(clearReplies(latest())));
+    }
+    return out;
+  }
   if (current.owedEdit) {
     out.edits += await editParents(threads, current, deps, { skipGone: true });
     current = await store.save(editDone(latest()));

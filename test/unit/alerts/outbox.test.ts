@@ -326,6 +326,18 @@ describe('delivering the outbox', () => {
     expect(await deliverOwedAlerts(startDeps as never)).toBe(0);
   });
 
+  it('clears the outbox of a resolved incident that never got a thread (nothing to tell, nothing kept forever)', async () => {
+    const fake = fakeSlack();
+    const { store, deps } = await resolvedButOwed(fake);
+    const incident = store.incidents.get('inc_BR') as AlertIncident;
+    const { threadTs: _never, ...withoutParent } = incident;
+    await store.incidents.save(withoutParent);
+    await deliverTransitions(threads, [], deps, { attempt: 1 });
+    expect(fake.messages).toEqual([]);
+    expect(store.incidents.get('inc_BR')?.owedEdit).toBeUndefined();
+    expect(store.incidents.get('inc_BR')?.owedReplies).toBeUndefined();
+  });
+
   it('records a reply found in its thread (posted, then the process died) instead of posting it again', async () => {
     const fake = fakeSlack();
     const { store, deps, transitions } = await resolvedButOwed(fake);
