@@ -6,7 +6,7 @@ import { type Store, storeHealth } from '../store/index.js';
 import { alertAction } from './alertActions.js';
 import { alertsOverview } from './alertsOverview.js';
 import { boltLogSink } from './boltLogger.js';
-import { RecentKeys } from './dedupe.js';
+import { RecentKeys, type SharedKeys } from './dedupe.js';
 import { homeView } from './homeView.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands } from './PivotCommands.js';
@@ -75,7 +75,11 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
   });
   const commands = options.commands(gateway);
-  const handle = eventHandler({ commands, gateway, home: options.home, logger, track });
+  const handle = acrossReplicas(eventHandler({ commands, gateway, home: options.home, logger, track }), {
+    store: options.home.store,
+    logger,
+    track,
+  });
 
   const settings: ReceiverSettings = {
     botToken: slack.botToken,
@@ -141,6 +145,45 @@ function receiverStartError(error: unknown, slack: SlackConfig): Error {
     ]);
   }
   return toError(error);
+}
+
+/** The key a repeat of this request carries (as `eventHandler` checks it), or undefined for requests that are not de-duplicated. */
+function repeatKey(event: SlackEvent): string | undefined {
+  switch (event.type) {
+    case 'command':
+      return `cmd:${event.triggerId || `${event.userId}:${event.text}:${event.responseUrl}`}`;
+    case 'reportAction':
+    case 'alertAction':
+      return `act:${event.triggerId}:${event.actionId}`;
+    case 'scheduleThis':
+      return `act:${event.triggerId}:schedule`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Several replicas on one PostgreSQL database (the store has `leases`): Slack's retry of a request
+ * may reach another replica than the first delivery, so the database decides what was seen
+ * (`RecentKeys.seenBefore`) before the handler runs. One process: the handler as it is.
+ */
+function acrossReplicas(
+  handle: (event: SlackEvent) => void,
+  deps: { store: Store; logger: Logger; track: (work: Promise<unknown>) => void },
+): (event: SlackEvent) => void {
+  const shared = (deps.store as { leases?: SharedKeys }).leases;
+  if (shared === undefined) return handle;
+  const seen = new RecentKeys(undefined, undefined, undefined, shared);
+  return (event) => {
+    const key = repeatKey(event);
+    if (key === undefined) return handle(event);
+    deps.track(
+      seen.seenBefore(key).then((repeat) => {
+        if (repeat) deps.logger.info({ type: event.type }, 'repeated Slack request ignored');
+        else handle(event);
+      }),
+    );
+  };
 }
 
 interface HandlerDeps {
