@@ -4,12 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { main } from '../../../src/cli/main.js';
 import { silentLogger } from '../../../src/core/index.js';
-import {
-  type AlertIncident,
-  decodeStoreText,
-  openPostgresStore,
-  openStore,
-} from '../../../src/store/index.js';
+import { type AlertIncident, decodeStoreText, openPostgresStore, openStore } from '../../../src/store/index.js';
 import { TABLES } from '../../../src/store/postgres/postgresSchema.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
 import { withTempDir } from '../../support/storeTestKit.js';
