@@ -3,9 +3,11 @@
  * and the chart process), pacing to Slack's limits in windows of `BENCH_WINDOW_MS`. Prints
  * `{"port":N}` when listening. Messages: `mark` starts measuring (event-loop delay, peak memory
  * sampled every 20 ms) and answers with the memory now; `read` answers with the peaks. Stops on
- * SIGTERM.
+ * SIGTERM. With `BENCH_MEMORY_LOG=<file>`, appends one JSON line of memory every 500 ms to it
+ * (`process.memoryUsage()` and /proc/self/smaps_rollup's Anonymous), to see how memory moves
+ * through the burst.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBot } from '../../src/cli/startBot.js';
 import { silentLogger } from '../../src/core/index.js';
@@ -25,6 +27,37 @@ const sampler = setInterval(() => {
     external: Math.max(peak.external, now.external),
   };
 }, 20);
+
+const memoryLog = process.env.BENCH_MEMORY_LOG;
+const started = performance.now();
+const memoryLogger = memoryLog
+  ? setInterval(() => {
+      const m = process.memoryUsage();
+      const line = {
+        s: Math.round(performance.now() - started) / 1000,
+        rss: m.rss / MiB,
+        anon: anonymousKb() / 1024,
+        heapTotal: m.heapTotal / MiB,
+        heapUsed: m.heapUsed / MiB,
+        external: m.external / MiB,
+        arrayBuffers: m.arrayBuffers / MiB,
+      };
+      appendFileSync(
+        memoryLog,
+        `${JSON.stringify(line, (_, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}\n`,
+      );
+    }, 500)
+  : undefined;
+
+/** Anonymous memory resident in this process (kB), from /proc/self/smaps_rollup (Linux; 0 elsewhere). */
+function anonymousKb(): number {
+  try {
+    const match = /^Anonymous:\s+(\d+) kB/m.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
 
 const bot = await startBot({
   env: process.env,
@@ -80,5 +113,6 @@ function processStatus(): Record<string, string> {
 
 process.once('SIGTERM', () => {
   clearInterval(sampler);
+  if (memoryLogger) clearInterval(memoryLogger);
   void bot.stop().then(() => process.exit(0));
 });

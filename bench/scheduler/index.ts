@@ -141,11 +141,14 @@ export async function run(args: readonly string[]): Promise<void> {
   const factor = factorFlag ? Number(factorFlag.slice('--factor='.length)) : 10;
   const windowMs = Math.round(SLACK_WINDOW_MS / factor);
   const bin = join(here, '..', '..', '..', 'bin', 'pivotbot.js');
-  const sandbox = await spawnUntil<Ready>([bin, 'sandbox', '--scale', scale, '--port', '0'], process.env, (l) =>
-    l.includes('"ready":true'),
-  );
-  console.log(`sandbox (${scale}) ready in ${fmt(sandbox.seconds)} s`);
-  const children: ChildProcess[] = [sandbox.child];
+  // BENCH_SANDBOX=<its ready line> uses a sandbox already running (repeated runs skip generating the data).
+  const sandbox = process.env.BENCH_SANDBOX
+    ? { child: undefined, value: JSON.parse(process.env.BENCH_SANDBOX) as Ready, seconds: 0 }
+    : await spawnUntil<Ready>([bin, 'sandbox', '--scale', scale, '--port', '0'], process.env, (l) =>
+        l.includes('"ready":true'),
+      );
+  console.log(`sandbox (${process.env.BENCH_SANDBOX ? 'given' : scale}) ready in ${fmt(sandbox.seconds)} s`);
+  const children: ChildProcess[] = sandbox.child ? [sandbox.child] : [];
   const dir = await mkdtemp(join(tmpdir(), 'pivotbot-bench-sched-'));
   try {
     const slackProcess = await spawnUntil<{ baseUrl: string; apiUrl: string; control: string }>(
