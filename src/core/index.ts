@@ -1,6 +1,7 @@
 // The shared kernel every domain may use: the error hierarchy, invariants, suggestions, logging.
 
 export { compiledSibling } from './compiledSibling.js';
+export { dateTimeFormat } from './dateTimeFormat.js';
 export {
   type DescribeFailureOptions,
   describeFailure,

@@ -4,6 +4,7 @@
  * outcome, a report's recent runs (an alert run worded as an evaluation, not a post), and the next
  * fires of a new subscription in the subscriber's own zone. Pure builders; Slack's limits applied here.
  */
+import { dateTimeFormat } from '../core/index.js';
 import type { Block, SlackMessage } from '../render/index.js';
 import { escapeMrkdwn } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
@@ -21,7 +22,7 @@ const note = (text: string): Block => ({ type: 'context', elements: [{ type: 'mr
 
 /** `Mon 23 Nov 09:00` in a zone. */
 export function formatInZone(at: Date, timezone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+  return dateTimeFormat('en-GB', {
     timeZone: timezone,
     weekday: 'short',
     day: 'numeric',

@@ -3,6 +3,7 @@
  * edited in place when it is acknowledged, snoozed or resolved) and the replies in its thread
  * (reminder, large move, reopened, resolved). Pure: the caller passes the clock and the facts.
  */
+import { dateTimeFormat } from '../../core/index.js';
 import type { Polarity } from '../../reporting/index.js';
 import { type FormatUnit, formatValue } from '../format.js';
 import { fitMessage } from '../slackLimits.js';
@@ -123,7 +124,7 @@ export function mentionText(id: string): string {
 
 /** A time in the report's zone: `Fri 20 Nov 09:00`. */
 export function formatWhen(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
+  const parts = dateTimeFormat('en-GB', {
     timeZone,
     weekday: 'short',
     day: 'numeric',

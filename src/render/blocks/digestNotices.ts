@@ -2,13 +2,14 @@
  * What a scheduled digest says about its own delivery: the "Late" line of a digest caught up after
  * downtime, and the failure notice posted once when every attempt of a slot has failed.
  */
+import { dateTimeFormat } from '../../core/index.js';
 import { ACTION_IDS } from './actionIds.js';
 import { button, context, escapeMrkdwn, mrkdwn } from './text.js';
 import type { SlackMessage } from './types.js';
 
 /** `Mon 09:00` in the zone. */
 function wallTime(at: Date, timezone: string, withDay: boolean): string {
-  return new Intl.DateTimeFormat('en-GB', {
+  return dateTimeFormat('en-GB', {
     timeZone: timezone,
     ...(withDay ? { weekday: 'short' } : {}),
     hour: '2-digit',
