@@ -2,7 +2,8 @@
  * Slack for bench/slack, in its own process (the real Slack is remote, so its work must not sit
  * on the bench's event loop): the Slack test server, plus a control endpoint the bench long-polls.
  * `GET /wait?grep=TEXT&above=N&timeoutMs=T` answers once more than N chat.postMessage calls
- * contain TEXT (or at the timeout) with `{"count":…}`. Prints `{"baseUrl":…,"apiUrl":…,"control":…}`.
+ * contain TEXT (or at the timeout) with `{"count":…}`; `GET /view?trigger=T|id=V&above=N` answers once
+ * that modal has more than N updates. Prints `{"baseUrl":…,"apiUrl":…,"control":…}`.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +20,33 @@ const control = createServer((req, res) => {
   const above = Number(url.searchParams.get('above') ?? '-1');
   const timeoutMs = Number(url.searchParams.get('timeoutMs') ?? '60000');
   const answer = () => res.end(JSON.stringify({ count: count(grep) }));
+  if (url.pathname === '/view') {
+    // A modal (by the trigger that opened it, or its id) once it has more than `above` updates:
+    // `{"id","hash","ats":[arrival ms of each views.update]}` (bench/slack --modal).
+    const trigger = url.searchParams.get('trigger');
+    const find = () =>
+      [...slack.views.entries()].find(([id, v]) =>
+        trigger ? v.triggerId === trigger : id === url.searchParams.get('id'),
+      );
+    const updates = (id: string) => slack.callsTo('views.update').filter((c) => c.args.view_id === id && !c.limited);
+    const answerView = () => {
+      const found = find();
+      res.end(
+        JSON.stringify(found ? { id: found[0], hash: found[1].hash, ats: updates(found[0]).map((c) => c.at) } : {}),
+      );
+    };
+    slack
+      .waitFor(
+        () => {
+          const found = find();
+          return found !== undefined && updates(found[0]).length > above;
+        },
+        timeoutMs,
+        'the modal',
+      )
+      .then(answerView, answerView);
+    return;
+  }
   if (url.pathname !== '/wait') {
     res.writeHead(404).end();
     return;
