@@ -126,6 +126,7 @@ describe('1,000 fuzzed /pivot texts', () => {
           userId: `U0FUZZ${i}X`,
           channelId: channelOf(i),
           responseUrl: bot().slack.responseUrl(`fuzz-${i}`),
+          triggerId: `trigger-fuzz-${i}`,
         });
         const response = await postSigned(bot().eventsUrl, body, { signingSecret: 'test-signing-secret-value' });
         statuses.push(response.status);
@@ -134,8 +135,9 @@ describe('1,000 fuzzed /pivot texts', () => {
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
 
-    // Which commands got an answer: a private reply at their hook, a message in their channel, or
-    // an async job they started. One pass over what Slack received (this runs every 25 ms).
+    // Which commands got an answer: a private reply at their hook, a message in their channel, an
+    // async job they started, or (`/pivot` alone) the query builder opened with their trigger id.
+    // One pass over what Slack received (this runs every 25 ms).
     const answeredCount = () => {
       const seen = new Set<number>();
       for (const hook of bot().slack.hooks) {
@@ -144,6 +146,10 @@ describe('1,000 fuzzed /pivot texts', () => {
       }
       for (const call of bot().slack.callsTo('chat.postMessage')) {
         const match = /^C0FUZZ(\d+)X$/.exec(String(call.args.channel));
+        if (match) seen.add(Number(match[1]));
+      }
+      for (const call of bot().slack.callsTo('views.open')) {
+        const match = /^trigger-fuzz-(\d+)$/.exec(String(call.args.trigger_id));
         if (match) seen.add(Number(match[1]));
       }
       for (const job of bot().bot.store.jobs.list()) {
