@@ -13,6 +13,9 @@ const common = {
 export default {
   // Integration tests start real servers; a project-level testTimeout is ignored by jest, so it is global.
   testTimeout: 60_000,
+  // Most integration time is spent waiting on real servers and schedules, not on the CPU: two
+  // workers on the 2-core machines (jest's default would be one) halve the wall time.
+  maxWorkers: 2,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
