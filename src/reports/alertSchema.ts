@@ -5,8 +5,7 @@
  * reads numbers only.
  */
 import { z } from 'zod';
-import { CronSyntaxError, parseCron } from './cronExpression.js';
-import { timeZoneProblem } from './timeZoneNames.js';
+import { cronText, timeZoneText } from './timingFields.js';
 
 const fieldRef = z.union([
   z.string().min(1),
@@ -47,22 +46,6 @@ const mention = z.string().superRefine((v, ctx) => {
 });
 
 /** A cron expression, checked field by field like report schedules. */
-const cronText = z.string().superRefine((text, ctx) => {
-  try {
-    parseCron(text);
-  } catch (error) {
-    if (!(error instanceof CronSyntaxError)) throw error;
-    ctx.addIssue({ code: 'custom', message: error.message });
-  }
-});
-
-const timeZoneText = z
-  .string()
-  .min(1)
-  .superRefine((zone, ctx) => {
-    const problem = timeZoneProblem(zone);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem.message });
-  });
 
 const comparisonKind = z.enum(['previous_period', 'same_period_last_week']);
 

@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { alertSchema } from './alertSchema.js';
-import { CronSyntaxError, parseCron } from './cronExpression.js';
-import { timeZoneProblem } from './timeZoneNames.js';
+import { cronText, timeZoneText } from './timingFields.js';
 
 const identifier = z
   .string()
@@ -101,24 +100,6 @@ export const presentSchema = z.strictObject({
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 const DURATION = /^\d+(s|m|h|d)$/;
 const duration = z.string().regex(DURATION, 'must be a duration like 90s, 30m, 6h or 1d');
-
-/** A cron expression (5 fields, or 6 with seconds), checked field by field by `parseCron`. */
-const cronText = z.string().superRefine((text, ctx) => {
-  try {
-    parseCron(text);
-  } catch (error) {
-    if (!(error instanceof CronSyntaxError)) throw error;
-    ctx.addIssue({ code: 'custom', message: error.message });
-  }
-});
-
-const timeZoneText = z
-  .string()
-  .min(1)
-  .superRefine((zone, ctx) => {
-    const problem = timeZoneProblem(zone);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem.message });
-  });
 
 export const scheduleSchema = z
   .strictObject({
