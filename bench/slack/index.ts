@@ -28,7 +28,7 @@ const TYPICAL = 'spend installs installsCpi by countryCode yesterday';
 const MODAL_VIEWS = 10;
 const LIGHT = ['help', 'list'];
 const MODAL_CHANGES = 60;
-const MODAL_INTERVAL_MS = 50;
+const MODAL_INTERVAL_MS = 20;
 
 interface Ready {
   authUrl: string;
@@ -151,7 +151,7 @@ export async function run(args: readonly string[]): Promise<void> {
     updates: number;
   }
   const viewState = async (query: string): Promise<{ id: string; hash: string; ats: number[] }> =>
-    (await fetch(`${slack.control}/view?${query}&timeoutMs=30000`)).json() as Promise<{
+    (await fetch(`${slack.control}/view?${query}&timeoutMs=10000`)).json() as Promise<{
       id: string;
       hash: string;
       ats: number[];
@@ -175,10 +175,12 @@ export async function run(args: readonly string[]): Promise<void> {
     );
   const lost: string[] = [];
   /** MODAL_CHANGES field changes, one every MODAL_INTERVAL_MS, round-robin over the open modals. */
+  let stopModal = false;
   const modalRoundTrips = async (views: OpenModal[]): Promise<number[]> => {
     const trips: number[] = [];
     const pending: Array<Promise<void>> = [];
-    for (let i = 0; i < MODAL_CHANGES; i++) {
+    // Changes are sent while the burst lasts (at most MODAL_CHANGES); those out when it ends are awaited.
+    for (let i = 0; i < MODAL_CHANGES && !stopModal; i++) {
       const view = views[i % views.length] as OpenModal;
       pending.push(
         (async () => {
@@ -204,7 +206,7 @@ export async function run(args: readonly string[]): Promise<void> {
           const at = after.ats[view.updates];
           if (status !== 200 || at === undefined) {
             // Counted and said, not thrown: the load around it must still be stopped cleanly.
-            lost.push(`${view.id}: block_actions answered ${status}, ${after.ats.length} updates after 30 s`);
+            lost.push(`${view.id}: block_actions answered ${status}, ${after.ats.length} updates after 10 s`);
             return;
           }
           trips.push(at - sent);
@@ -275,13 +277,14 @@ export async function run(args: readonly string[]): Promise<void> {
       'clicks ctr by appPlatform last 7 days',
       'spend by campaign yesterday top 5 by spend',
     ];
-    for (let batch = 0; batch < 10 || !modalDone; batch++) {
+    // The burst goes on (at most 10 more batches, of commands that queue no run) while --modal's
+    // changes are still out.
+    for (let batch = 0; batch < 10 || (!modalDone && batch < 20); batch++) {
       await Promise.all(
         Array.from({ length: 50 }, async (_, j) => {
           const start = performance.now();
-          // Past the 500, the burst goes on with commands that queue no run (help, list): the
-          // receiver sees the same 50 at a time, and the runs queued so far keep the bot busy,
-          // instead of thousands of runs the heavy users would then wait behind.
+          // Past the 500: commands that queue no run (help, list), the same 50 at a time for the
+          // receiver while the runs queued so far keep the bot busy.
           const pool = batch < 10 ? texts : LIGHT;
           const status = await send(pool[(batch * 50 + j) % pool.length] as string);
           acks.push(performance.now() - start);
@@ -298,7 +301,11 @@ export async function run(args: readonly string[]): Promise<void> {
     botProcess.child.send('read');
     const botLoop = await loopDelay;
     stopHeavy = true;
-    const trips = await modalTrips;
+    stopModal = true;
+    const trips = await modalTrips.catch((error: Error) => {
+      lost.push(error.message);
+      return [] as number[];
+    });
     await Promise.all(heavy);
     console.log(
       `ack latency, ${acks.length} commands at 50 concurrent while ${heavyUsers} heavy reports ran (${heavyRuns} heavy runs finished${heavyLate > 0 ? `, ${heavyLate} not posted within 2 min` : ''}):`,
