@@ -8,14 +8,13 @@
  * both: killed after that evaluation is stored (the replies only owed) and again right after the
  * first reply is posted (not yet recorded), each thread still ends with exactly one reply.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
+import { runUntilLogged, type SpawnedBot, spawnBot } from '../../support/spawnBot.js';
 
 const CHANNEL = 'C0GENERAL1';
 
@@ -58,49 +57,8 @@ describe('alert parents across SIGKILLs', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  function start(): { child: ChildProcess; lines: AsyncIterable<string>; exited: Promise<void> } {
-    const child = spawn(process.execPath, ['bin/pivotbot.js', 'start'], {
-      env: {
-        PATH: process.env.PATH,
-        LOG_LEVEL: 'debug',
-        SLACK_BOT_TOKEN: 'xoxb-crash-test',
-        SLACK_SIGNING_SECRET: 'crash-test-secret',
-        SLACK_API_URL: slack.apiUrl,
-        PORT: '0',
-        REPORTING_AUTH_URL: sandbox.authUrl,
-        REPORTING_GRAPHQL_URL: sandbox.graphqlUrl,
-        REPORTING_CLIENT_ID: sandbox.clientId,
-        REPORTING_CLIENT_SECRET: sandbox.clientSecret,
-        PIVOTBOT_REPORTS_DIR: reports,
-        PIVOTBOT_STORE: join(dir, 'store', 'pivotbot.json'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.stderr?.resume();
-    return { child, lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }), exited };
-  }
-
-  /** Runs the bot until it logs `point`, then SIGKILLs it; false when the point never came. */
-  async function runUntil(point: string, deadlineMs: number): Promise<boolean> {
-    const bot = start();
-    const timer = setTimeout(() => bot.child.kill('SIGKILL'), deadlineMs);
-    let hit = false;
-    try {
-      for await (const line of bot.lines) {
-        if (line.includes(`"msg":"${point}"`)) {
-          bot.child.kill('SIGKILL');
-          hit = true;
-          break;
-        }
-      }
-    } finally {
-      clearTimeout(timer);
-      bot.child.kill('SIGKILL');
-      await bot.exited;
-    }
-    return hit;
-  }
+  const start = (): SpawnedBot => spawnBot({ slack, sandbox, reportsDir: reports, dir });
+  const runUntil = (point: string, deadlineMs: number) => runUntilLogged(start, point, deadlineMs);
 
   const parents = (): StoredMessage[] =>
     slack.messages.filter((m) => m.metadata?.event_type === 'pivotbot_alert' && m.threadTs === undefined);
