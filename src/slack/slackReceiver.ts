@@ -204,39 +204,28 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
     });
   });
 
-  app.action(REPORT_ACTION, async ({ ack, body, action }) => {
-    await ack();
-    if (body.type !== 'block_actions') return;
-    const button = action as { action_id: string; value?: string };
-    const channelId = body.channel?.id ?? body.container?.channel_id;
-    sink.event({
-      type: 'reportAction',
-      actionId: button.action_id,
-      ...(button.value !== undefined ? { value: button.value } : {}),
-      userId: body.user.id,
-      ...(channelId ? { channelId } : {}),
-      ...(body.response_url ? { responseUrl: body.response_url } : {}),
-      triggerId: body.trigger_id,
-      ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
+  // Result buttons and alert buttons carry the same facts; only the event's type differs.
+  for (const [pattern, type] of [
+    [REPORT_ACTION, 'reportAction'],
+    [ALERT_ACTION_PATTERN, 'alertAction'],
+  ] as const) {
+    app.action(pattern, async ({ ack, body, action }) => {
+      await ack();
+      if (body.type !== 'block_actions') return;
+      const button = action as { action_id: string; value?: string };
+      const channelId = body.channel?.id ?? body.container?.channel_id;
+      sink.event({
+        type,
+        actionId: button.action_id,
+        ...(button.value !== undefined ? { value: button.value } : {}),
+        userId: body.user.id,
+        ...(channelId ? { channelId } : {}),
+        ...(body.response_url ? { responseUrl: body.response_url } : {}),
+        triggerId: body.trigger_id,
+        ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
+      });
     });
-  });
-
-  app.action(ALERT_ACTION_PATTERN, async ({ ack, body, action }) => {
-    await ack();
-    if (body.type !== 'block_actions') return;
-    const button = action as { action_id: string; value?: string };
-    const channelId = body.channel?.id ?? body.container?.channel_id;
-    sink.event({
-      type: 'alertAction',
-      actionId: button.action_id,
-      ...(button.value !== undefined ? { value: button.value } : {}),
-      userId: body.user.id,
-      ...(channelId ? { channelId } : {}),
-      ...(body.response_url ? { responseUrl: body.response_url } : {}),
-      triggerId: body.trigger_id,
-      ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
-    });
-  });
+  }
 
   app.action(ACTION_IDS.scheduleThis, async ({ ack, body, action }) => {
     await ack();
