@@ -13,17 +13,17 @@
  * `--replicas=1,3` chooses the counts. The database is an embedded PostgreSQL (test/support/postgres.ts)
  * unless `PIVOTBOT_TEST_POSTGRES_URL` names a server.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { silentLogger } from '../../src/core/index.js';
 import { paceLowerBoundMs } from '../../src/slack/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { freshDatabase, stopTestPostgres } from '../../test/support/postgres.js';
+import { spawnUntil } from '../support/spawnUntil.js';
 import { fmt } from '../support/stats.js';
 
 const SLACK_WINDOW_MS = 60_000;
@@ -49,18 +49,6 @@ interface SlackSummary {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-async function spawnUntil<T>(args: string[], env: NodeJS.ProcessEnv, accept: (line: string) => boolean) {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    if (line.startsWith('{') && accept(line)) {
-      return { child, value: JSON.parse(line) as T, seconds: (performance.now() - started) / 1000 };
-    }
-  }
-  throw new Error(`${args.join(' ')} exited before it was ready`);
-}
 
 const stop = async (child: ChildProcess) => {
   if (child.exitCode !== null) return;

@@ -11,12 +11,11 @@
  * allow for the calls made (`paceLowerBoundMs`; goal within 1.2×), the 429s received, the bot's
  * peak RSS (goal ≤ 400 MB) and the ack p50/p99 of the commands sent during the burst (goal p99 ≤ 100 ms).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { paceLowerBoundMs } from '../../src/slack/index.js';
 
@@ -24,6 +23,7 @@ import { paceLowerBoundMs } from '../../src/slack/index.js';
 const SLACK_WINDOW_MS = 60_000;
 
 import { signedHeaders, slashCommandBody } from '../../test/support/slackRequests.js';
+import { spawnUntil } from '../support/spawnUntil.js';
 import { fmt, median, quantile } from '../support/stats.js';
 
 const SECRET = 'bench-signing-secret';
@@ -89,18 +89,6 @@ function postSignedLean(url: string, body: string): Promise<number> {
     req.on('error', reject);
     req.end(body);
   });
-}
-
-async function spawnUntil<T>(args: string[], env: NodeJS.ProcessEnv, accept: (line: string) => boolean) {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    if (line.startsWith('{') && accept(line)) {
-      return { child, value: JSON.parse(line) as T, seconds: (performance.now() - started) / 1000 };
-    }
-  }
-  throw new Error(`${args.join(' ')} exited before it was ready`);
 }
 
 /** Report `i`: a typical digest (headline, bar chart, top rows, CSV in the thread), due at `slot`. */

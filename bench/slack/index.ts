@@ -6,14 +6,14 @@
  * done. Three processes, as in production: the sandbox (`pivotbot sandbox`), the bot
  * (`botProcess.js`), and this one, which plays Slack (the test server) and the users.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { modalActionBody, postSigned, signedHeaders, slashCommandBody } from '../../test/support/slackRequests.js';
+import { spawnUntil } from '../support/spawnUntil.js';
 import { fmt, median, quantile } from '../support/stats.js';
 
 const SECRET = 'bench-signing-secret';
@@ -64,19 +64,6 @@ function postSignedLean(url: string, body: string, secret: string, fresh = false
     req.on('error', reject);
     req.end(body);
   });
-}
-
-/** Spawns a node script and resolves with its first JSON line on stdout that passes `accept`. */
-async function spawnUntil<T>(args: string[], env: NodeJS.ProcessEnv, accept: (line: string) => boolean) {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    if (line.startsWith('{') && accept(line)) {
-      return { child, value: JSON.parse(line) as T, seconds: (performance.now() - started) / 1000 };
-    }
-  }
-  throw new Error(`${args.join(' ')} exited before it was ready`);
 }
 
 async function startSandboxProcess(scale: string): Promise<{ child: ChildProcess; ready: Ready; seconds: number }> {
