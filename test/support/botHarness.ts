@@ -8,6 +8,7 @@ import { type Logger, silentLogger } from '../../src/core/index.js';
 import { ChartProcessRenderer } from '../../src/render/index.js';
 import { type Faults, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { RateLimitSettings } from '../../src/slack/index.js';
+import type { AsyncJob } from '../../src/store/index.js';
 import {
   blockActionBody,
   type ModalPayloadView,
@@ -148,6 +149,22 @@ export class BotHarness {
       ...(options.retryNum !== undefined ? { retryNum: options.retryNum } : {}),
     });
     return { response, hook: `/hooks/${hook}`, body };
+  }
+
+  /**
+   * Sends a command that becomes an async job and resolves with that job once it is stored with
+   * its progress message (the point a restart can resume it from).
+   */
+  async startAsyncJob(text = 'run site-bundle-quality'): Promise<AsyncJob> {
+    await this.command(text);
+    await this.slack.waitFor(
+      () => this.bot.store.jobs.listActive().some((j) => j.threadTs !== undefined),
+      20_000,
+      'the stored job',
+    );
+    const job = this.bot.store.jobs.listActive().find((j) => j.threadTs !== undefined);
+    if (!job) throw new Error('no stored async job');
+    return job;
   }
 
   async click(actionId: string, value: unknown, options: { messageTs?: string; channel?: string; user?: string } = {}) {

@@ -53,16 +53,7 @@ describe('a restart in the middle of an async job', () => {
   const bot = useBotHarness({ faults: { asyncStepMs: 1_500 } });
 
   it('resumes polling after the restart and delivers the CSV once', async () => {
-    await bot().command('run site-bundle-quality');
-    await bot().slack.waitFor(
-      () =>
-        bot()
-          .bot.store.jobs.listActive()
-          .some((j) => j.threadTs !== undefined),
-      20_000,
-      'the stored job',
-    );
-    const [job] = bot().bot.store.jobs.listActive();
+    const job = await bot().startAsyncJob();
     await bot().bot.stop();
     // What the next start reads: the store file as the stopped bot left it, the job still running.
     const saved = JSON.parse(await readFile(join(bot().dir, 'store', 'pivotbot.json'), 'utf8')) as {

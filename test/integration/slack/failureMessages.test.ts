@@ -39,16 +39,7 @@ describe('a resumed async job that fails', () => {
   const bot = useBotHarness({ faults: { asyncStepMs: 1_500 }, logger });
 
   it('says so in its thread with a reference to the log line, not the internal message', async () => {
-    await bot().command('run site-bundle-quality');
-    await bot().slack.waitFor(
-      () =>
-        bot()
-          .bot.store.jobs.listActive()
-          .some((j) => j.threadTs !== undefined),
-      20_000,
-      'the stored job',
-    );
-    const [job] = bot().bot.store.jobs.listActive();
+    const job = await bot().startAsyncJob();
     await bot().bot.stop();
     bot().sandbox.setFaults({ asyncFailureRate: 1 });
     await bot().startBot(logger);

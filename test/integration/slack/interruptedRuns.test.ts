@@ -71,16 +71,7 @@ describe('a manual async run whose job a restart resumed', () => {
   const bot = useBotHarness({ faults: { asyncStepMs: 1_500 } });
 
   it('finishes the run record with the job: succeeded, linked to the job, at its progress message', async () => {
-    await bot().command('run site-bundle-quality');
-    await bot().slack.waitFor(
-      () =>
-        bot()
-          .bot.store.jobs.listActive()
-          .some((j) => j.threadTs !== undefined),
-      20_000,
-      'the stored job',
-    );
-    const [job] = bot().bot.store.jobs.listActive();
+    const job = await bot().startAsyncJob();
     const jobId = job?.id as string;
     await bot().bot.stop();
     // Stopped mid-job: the run stays running (not failed), linked to its job, with the command text.
