@@ -3,9 +3,9 @@
  * anomaly rule sees the planted CPI spike (campaign 1001) in yesterday's iOS CPI, and its threshold
  * rule stays quiet.
  */
-import { alertRequests, evaluateRule } from '../../../src/alerts/index.js';
+import { runRuleEvaluation } from '../../../src/alerts/index.js';
 import { ReportingClient } from '../../../src/reporting/index.js';
-import { buildView, type LoadedReport, loadReports } from '../../../src/reports/index.js';
+import { type LoadedReport, loadReports } from '../../../src/reports/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -31,30 +31,19 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+/** The rule evaluated exactly as the bot's scheduler does it (`runRuleEvaluation`). */
 async function evaluate(ruleId: string) {
   const rule = dailyKpi.definition.alerts.find((r) => r.id === ruleId);
   if (!rule) throw new Error(`no rule ${ruleId}`);
-  const requests = alertRequests(dailyKpi, rule, { now: NOW });
-  const current = await client.pivot(requests.current);
-  const history = await Promise.all((requests.history ?? []).map((h) => client.pivot(h.request)));
-  const view = buildView({
-    id: dailyKpi.id,
-    definition: dailyKpi.definition,
-    compiled: requests.compiled,
-    result: { columns: current.columns, rows: current.rows, ...(current.totals ? { totals: current.totals } : {}) },
-    mode: 'sync',
-    warnings: [],
-    generatedAt: NOW,
-  });
-  return evaluateRule({
-    reportId: dailyKpi.id,
+  const { evaluation } = await runRuleEvaluation({
+    report: dailyKpi,
     rule,
-    current: view,
-    history: history.map((h) => ({ rows: h.rows })),
+    pivot: (request) => client.pivot(request),
     state: { incidents: [] },
     now: NOW,
     channel: 'C0UADAILY',
   });
+  return evaluation;
 }
 
 describe('daily-kpi alert rules on the demo sandbox', () => {
