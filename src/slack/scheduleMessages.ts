@@ -1,12 +1,5 @@
-/**
- * What `/pivot schedule`, `/pivot history` and a subscription's confirmation say: every schedule
- * (digests, and alert checks with their last evaluation) with its next fire and its last run's
- * outcome, a report's recent runs (an alert run worded as an evaluation, not a post), and the next
- * fires of a new subscription in the subscriber's own zone. Pure builders; Slack's limits applied here.
- */
-import { dateTimeFormat } from '../core/index.js';
 import type { Block, SlackMessage } from '../render/index.js';
-import { escapeMrkdwn } from '../render/index.js';
+import { escapeMrkdwn, formatWhen } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
 import {
   listAlertSchedules,
@@ -20,19 +13,9 @@ import type { AlertEvaluation, IncidentsRepository, Run, RunsRepository, Subscri
 const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 2900) } });
 const note = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text: text.slice(0, 2900) }] });
 
-/** `Mon 23 Nov 09:00` in a zone. */
+/** `Mon 23 Nov 09:00` in a zone (the alert messages' format, one definition). */
 export function formatInZone(at: Date, timezone: string): string {
-  return dateTimeFormat('en-GB', {
-    timeZone: timezone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  })
-    .format(at)
-    .replace(/,/g, '');
+  return formatWhen(at.toISOString(), timezone);
 }
 
 /** A schedule's timing in words: `09:00 weekdays (Europe/Berlin)` or `cron 0 9 * * 1-5 (UTC)`. */
