@@ -335,38 +335,21 @@ export class WebApiGateway implements SlackGateway {
   }
 
   async history(channel: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
-    const result = (await this.call(
+    const result = await this.call(
       'conversations.history',
-      () =>
-        this.client.conversations.history({
-          channel,
-          ...(options.oldest !== undefined ? { oldest: options.oldest } : {}),
-          ...(options.latest !== undefined ? { latest: options.latest } : {}),
-          ...(options.inclusive !== undefined ? { inclusive: options.inclusive } : {}),
-          ...(options.limit !== undefined ? { limit: options.limit } : {}),
-          ...(options.includeAllMetadata ? { include_all_metadata: true } : {}),
-        }),
+      () => this.client.conversations.history({ channel, ...pageArgs(options) }),
       { signal: options.signal },
-    )) as unknown as { messages?: Array<Record<string, unknown>> };
-    return (result.messages ?? []).map(toHistoryMessage);
+    );
+    return messagesOf(result);
   }
 
   async replies(channel: string, threadTs: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
-    const result = (await this.call(
+    const result = await this.call(
       'conversations.replies',
-      () =>
-        this.client.conversations.replies({
-          channel,
-          ts: threadTs,
-          ...(options.oldest !== undefined ? { oldest: options.oldest } : {}),
-          ...(options.latest !== undefined ? { latest: options.latest } : {}),
-          ...(options.inclusive !== undefined ? { inclusive: options.inclusive } : {}),
-          ...(options.limit !== undefined ? { limit: options.limit } : {}),
-          ...(options.includeAllMetadata ? { include_all_metadata: true } : {}),
-        }),
+      () => this.client.conversations.replies({ channel, ts: threadTs, ...pageArgs(options) }),
       { signal: options.signal },
-    )) as unknown as { messages?: Array<Record<string, unknown>> };
-    return (result.messages ?? []).map(toHistoryMessage);
+    );
+    return messagesOf(result);
   }
 
   async userTimeZone(userId: string, options: CallOptions = {}): Promise<string | undefined> {
@@ -461,6 +444,22 @@ export class WebApiGateway implements SlackGateway {
 function withTimeout(ms: number, signal: AbortSignal | undefined): AbortSignal {
   const timeout = AbortSignal.timeout(ms);
   return signal ? AbortSignal.any([timeout, signal]) : timeout;
+}
+
+/** The paging arguments that conversations.history and conversations.replies share. */
+function pageArgs(options: HistoryOptions) {
+  return {
+    ...(options.oldest !== undefined ? { oldest: options.oldest } : {}),
+    ...(options.latest !== undefined ? { latest: options.latest } : {}),
+    ...(options.inclusive !== undefined ? { inclusive: options.inclusive } : {}),
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.includeAllMetadata ? { include_all_metadata: true } : {}),
+  };
+}
+
+/** One page of messages as the gateway returns them. */
+function messagesOf(result: unknown): HistoryMessage[] {
+  return ((result as { messages?: Array<Record<string, unknown>> }).messages ?? []).map(toHistoryMessage);
 }
 
 function toHistoryMessage(raw: Record<string, unknown>): HistoryMessage {
