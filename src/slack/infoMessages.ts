@@ -30,7 +30,8 @@ export function helpMessage(options: { sandbox: boolean; timezone: string }): Sl
     '*Jobs, postbacks, alerts*',
     '• `/pivot status <job id>` · `/pivot postbacks app:<id> keys:<k1,k2> [range]` · `/pivot alerts`',
     '*Digests* (admins)',
-    '• `/pivot subscribe <report> [#channel] [at HH:MM | cron "0 9 * * 1-5"]` · `/pivot unsubscribe <report> [#channel]`',
+    '• `/pivot subscribe <report> [#channel] [at HH:MM | cron "0 9 * * 1-5"] [tz Europe/Berlin]` · `/pivot unsubscribe <report> [#channel]`',
+    '• `/pivot schedule` (every schedule, its next post and last outcome) · `/pivot history <report>` (its last runs)',
   ];
   const blocks = [section(lines.join('\n'))];
   const context = [
@@ -43,7 +44,7 @@ export function helpMessage(options: { sandbox: boolean; timezone: string }): Sl
   }
   blocks.push(note(context.join('\n')));
   return message(
-    'pivotbot help: /pivot <question> | help metrics | list | show | run | status | postbacks | alerts | subscribe',
+    'pivotbot help: /pivot <question> | help metrics | list | show | run | status | postbacks | alerts | subscribe | schedule | history',
     blocks,
   );
 }
