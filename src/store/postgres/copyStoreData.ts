@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { StoreData } from '../storeSchema.js';
+import { checkout } from './checkout.js';
 import { type Collection, TABLES } from './postgresSchema.js';
 
 /** Per collection: records in the source, rows newly written, and source records found in the database after the copy. */
@@ -13,7 +14,7 @@ export type CopyCounts = Record<Collection, { source: number; copied: number; pr
  */
 export async function copyStoreData(pool: pg.Pool, data: StoreData): Promise<CopyCounts> {
   const counts = {} as CopyCounts;
-  const client = await pool.connect();
+  const client = await checkout(pool);
   try {
     await client.query('BEGIN');
     try {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '../../core/index.js';
 import { StoreTooNewError } from '../StoreError.js';
+import { checkout } from './checkout.js';
 import { MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
 
 /** Advisory lock keys (`pg_advisory_lock(class, id)`): "pvbt" as a 32-bit class, then the purpose. */
@@ -18,7 +19,7 @@ export async function migratePostgres(
   pool: pg.Pool,
   options: { location: string; logger: Logger },
 ): Promise<{ from: number; to: number }> {
-  const client = await pool.connect();
+  const client = await checkout(pool);
   try {
     await client.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, MIGRATION_LOCK_ID]);
     try {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { checkout } from './checkout.js';
 import type { CollectionDiff, Row } from './postgresMirror.js';
 import { type Collection, TABLES, type TableSpec } from './postgresSchema.js';
 
@@ -12,7 +13,7 @@ const toRow = (raw: RawRow): Row => ({ key: raw.key, seq: Number(raw.seq), body:
 
 /** Every table's rows in one consistent snapshot, in insertion order. */
 export async function selectAllRows(pool: pg.Pool): Promise<Map<Collection, Row[]>> {
-  const client = await pool.connect();
+  const client = await checkout(pool);
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const out = new Map<Collection, Row[]>();
@@ -55,7 +56,7 @@ export async function writeDiff(
   diffs: readonly CollectionDiff[],
 ): Promise<Map<Collection, Map<string, number>>> {
   const inserted = new Map<Collection, Map<string, number>>();
-  const client = await pool.connect();
+  const client = await checkout(pool);
   try {
     try {
       // One round trip: the origin is this process's own hex mark, never user text.
