@@ -13,7 +13,9 @@ export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
   client.on('error', heard);
   const release = client.release.bind(client);
   client.release = (error?: Error | boolean) => {
-    client.removeListener('error', heard);
+    // A client released with an error is destroyed; its session may still report the error after
+    // the release (the server's FATAL message can arrive late), so it stays heard.
+    if (!error) client.removeListener('error', heard);
     release(error);
   };
   return client;
