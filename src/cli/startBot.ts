@@ -14,7 +14,7 @@ import {
   listAlertSchedules,
   listSchedules,
   type Scheduler,
-  type SlotLeases,
+  type SlotQueue,
 } from '../scheduler/index.js';
 import {
   type DeliveryDeps,
@@ -83,6 +83,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const store = await openStore({ path: config.storePath, logger, clock, leaseMs: config.leaseMs });
   // PostgreSQL: one of any number of replicas; work is leased, and orphans are adopted.
   const leases = (store as { leases?: ReplicaLeases }).leases;
+  const queue = (store as { queue?: SlotQueue }).queue;
   const closers: Array<() => Promise<void>> = [() => store.close()];
   const shutdown = new AbortController();
   try {
@@ -164,7 +165,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       onGiveUp: (giveUp) => (giveUp.spec.kind === 'alert' ? undefined : postDigestFailure(giveUp, digestDeps)),
       clock,
       logger,
-      ...(leases ? { leases: slotLeases(leases) } : {}),
+      ...(queue ? { queue } : {}),
       ...options.scheduler,
     });
     // First in the shutdown order: posts in flight finish while Slack and the store are still open.
@@ -206,14 +207,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
 /** How often a replica looks for work whose holder stopped: twice per lease. */
 const sweepEveryMs = (leases: ReplicaLeases): number => Math.max(250, Math.floor(leases.leaseMs / 2));
-
-function slotLeases(leases: ReplicaLeases): SlotLeases {
-  return {
-    orphans: () => leases.orphans('run'),
-    adopt: (runId) => leases.adopt('run', runId),
-    everyMs: sweepEveryMs(leases),
-  };
-}
 
 /**
  * Replica mode's `resumeJobs`: instead of every unfinished job and manual run at start-up (which

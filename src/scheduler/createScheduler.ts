@@ -1,10 +1,11 @@
 import { type Logger, PivotbotError, toError } from '../core/index.js';
 import type { Run, RunsRepository, SchedulesRepository } from '../store/index.js';
 import { nextFires } from './fireTimes.js';
-import { type CatchUpOptions, ON_TIME_MS, planCatchUp } from './planCatchUp.js';
+import { type CatchUpOptions, planCatchUp } from './planCatchUp.js';
 import { retryAction } from './retryAction.js';
 import { parseAlertRunKey, parseRunKey, specRunKey, specRunKeyPrefix } from './runKey.js';
 import type { ScheduleList, ScheduleProblem, ScheduleSpec } from './ScheduleSpec.js';
+import type { QueuedDelivery, QueuedSlot, SlotQueue } from './SlotQueue.js';
 import { createSlotPool } from './slotPool.js';
 
 /** One claimed slot, handed to the code that delivers it. */
@@ -41,19 +42,6 @@ export interface GiveUp {
   runId: string;
 }
 
-/**
- * Several replicas on one database (PostgreSQL): every run a process claims is leased to it while
- * its heartbeat lives. Implemented by the PostgreSQL store's `leases`.
- */
-export interface SlotLeases {
-  /** Ids of unfinished runs whose holder's lease expired (the process died or lost the database); others than slots are skipped. */
-  orphans(): Promise<string[]>;
-  /** Takes an orphan for this process: true for exactly one replica. */
-  adopt(runId: string): Promise<boolean>;
-  /** How often to look for orphans. */
-  everyMs: number;
-}
-
 export interface SchedulerDeps {
   /** Every schedule now (reports and subscriptions); called at start and on every wake-up. */
   listSchedules: () => Promise<ScheduleList>;
@@ -72,12 +60,13 @@ export interface SchedulerDeps {
   maxWakeMs?: number;
   catchUp?: CatchUpOptions;
   /**
-   * Replica mode. Without it (one process): runs left unfinished at start-up are failed and run
-   * again. With it: only runs whose lease expired are taken over (a live replica's never are),
-   * checked every `everyMs`, and a stop leaves this process's unfinished runs to the others
-   * (who adopt them once this process's heartbeat is gone) instead of marking them failed.
+   * Replica mode (several processes on one database). Without it (one process): slots run in this
+   * process, and runs left unfinished at start-up are failed and run again. With it: each due slot
+   * is sent to the queue under its run key (once across replicas), and every replica's workers run
+   * what the queue hands them; retries and data waits go back to the queue to start later on any
+   * replica, and a replica that dies or stops hands its running slots to the others.
    */
-  leases?: SlotLeases;
+  queue?: SlotQueue;
 }
 
 export interface ScheduleStatus {
@@ -151,7 +140,6 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const inFlight = new Set<Promise<unknown>>();
   const abort = new AbortController();
   let cancelWake: (() => void) | undefined;
-  let cancelSweep: (() => void) | undefined;
   let stopping = false;
   /** When start() ran: slots before it were missed while the bot was down. */
   let startedAt = Number.NEGATIVE_INFINITY;
@@ -282,6 +270,12 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       for (const { slot, late: overdue } of plan.due) {
         // Missed while no scheduler ran (downtime, a restart) is late however recent: the digest says so.
         const late = overdue || slot.getTime() < startedAt;
+        if (deps.queue) {
+          // Until the queue has it, the slot stays due: a send that fails is tried again next wake-up.
+          await enqueue(deps.queue, spec, slot, late);
+          await record(() => store.schedules.setLastFire(spec.id, slot.toISOString()));
+          continue;
+        }
         const outcome = await runWithRetries(spec, slot, late);
         if (outcome === 'stopped') return;
         await record(() => store.schedules.setLastFire(spec.id, slot.toISOString()));
@@ -315,8 +309,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     let held: Run | undefined;
     let waitingSince: number | undefined;
     const release = async () => {
-      // With leases, another replica adopts the held run once this process is gone.
-      if (held && !deps.leases) {
+      if (held) {
         await store.runs.finish(held.id, { status: 'failed', error: interrupted() }).catch(() => undefined);
       }
     };
@@ -324,7 +317,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       const waitedMs = waitingSince === undefined ? 0 : clock().getTime() - waitingSince;
       let outcome: Attempt;
       try {
-        outcome = await pool.run(() => attemptSlot(spec, slot, late, held, waitedMs));
+        outcome = await pool.run(() => attemptSlot(spec, slot, late, held, waitedMs, abort.signal));
       } catch (error) {
         if (!(error instanceof StoppedError)) throw error;
         await release();
@@ -350,16 +343,24 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       const where = { schedule: spec.id, slot: slot.toISOString(), attempt: tries, err: outcome.error };
       if (decision.action === 'give-up') {
         logger.error(where, `${kindOf(spec)} slot failed; giving up: ${decision.reason}`);
-        try {
-          await deps.onGiveUp?.({ spec, slot, error: outcome.error, runId: outcome.runId });
-        } catch (error) {
-          logger.error({ ...where, err: error }, 'the failure notice could not be sent');
-        }
+        await giveUp(spec, slot, outcome.error, outcome.runId);
         return 'done';
       }
       logger.warn({ ...where, retryInMs: decision.delayMs }, `${kindOf(spec)} slot failed; retrying`);
       if (!(await sleep(decision.delayMs))) return 'stopped';
       tries++;
+    }
+  }
+
+  /** Posts the failure notice of a slot whose attempts are spent (once; a failing notice is logged). */
+  async function giveUp(spec: ScheduleSpec, slot: Date, error: unknown, runId: string): Promise<void> {
+    try {
+      await deps.onGiveUp?.({ spec, slot, error, runId });
+    } catch (noticeError) {
+      logger.error(
+        { schedule: spec.id, slot: slot.toISOString(), err: noticeError },
+        'the failure notice could not be sent',
+      );
     }
   }
 
@@ -370,13 +371,25 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     late: boolean,
     held: Run | undefined,
     waitedMs: number,
+    signal: AbortSignal,
+    handedOver = false,
   ): Promise<Attempt> {
     if (stopping) return 'stopped';
     let run = held;
     if (!run) {
       const key = specRunKey(spec, slot);
       try {
-        const claim = await store.runs.start(newRun(spec, slot, late ? 'catch-up' : 'schedule'));
+        let claim = await store.runs.start(newRun(spec, slot, late ? 'catch-up' : 'schedule'));
+        if (!claim.started && claim.run.status === 'running' && handedOver) {
+          // The queue handed this slot over from a replica that died or stopped mid-run: its claim
+          // is failed, and this attempt (the next, so it checks the channel first) takes the key.
+          await store.runs.finish(claim.run.id, { status: 'failed', error: handedOverError() });
+          logger.warn(
+            { run: claim.run.id, key },
+            `${kindOf(spec)} run of a stopped replica taken over; running it again`,
+          );
+          claim = await store.runs.start(newRun(spec, slot, late ? 'catch-up' : 'schedule'));
+        }
         // Running elsewhere (the same channel subscribed at the same instant), succeeded or skipped.
         if (!claim.started) return 'done';
         run = claim.run;
@@ -391,7 +404,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
     const claimed = run;
     const call = Promise.resolve().then(() =>
-      deps.runSlot({ spec, slot, late, attempt: claimed.attempt, runId: claimed.id, waitedMs, signal: abort.signal }),
+      deps.runSlot({ spec, slot, late, attempt: claimed.attempt, runId: claimed.id, waitedMs, signal }),
     );
     inFlight.add(call);
     let result: SlotResult;
@@ -407,8 +420,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         );
       }
     } catch (error) {
-      if (abort.signal.aborted) {
-        if (!deps.leases) await record(() => store.runs.finish(claimed.id, { status: 'failed', error: interrupted() }));
+      if (signal.aborted) {
+        // The next attempt (after a restart here, or on another replica) checks the channel first.
+        await record(() => store.runs.finish(claimed.id, { status: 'failed', error: interrupted() }));
         return 'stopped';
       }
       await record(() => store.runs.finish(claimed.id, { status: 'failed', error: storedError(error) }));
@@ -436,57 +450,75 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
   }
 
-  /**
-   * Replica mode: runs whose holder died are adopted, one replica each (the database decides),
-   * marked failed and run again under the same key as the next attempt, so the delivery checks
-   * the channel before posting. Which slot it is comes from the key; the schedule from the list.
-   */
-  async function adoptOrphans(leases: SlotLeases): Promise<void> {
-    let ids: string[];
-    try {
-      ids = await leases.orphans();
-    } catch (error) {
-      logger.warn({ err: error }, 'could not look for runs of stopped replicas; looking again later');
-      return;
-    }
-    for (const id of ids) {
-      if (stopping) return;
-      // Not in this process's mirror yet: the next sweep sees it.
-      const run = store.runs.get(id);
-      if (run === undefined || run.status !== 'running' || lanes.has(`adopt:${run.idempotencyKey}`)) continue;
-      const slot = (parseRunKey(run.idempotencyKey) ?? parseAlertRunKey(run.idempotencyKey))?.slot;
-      if (slot === undefined) continue;
-      // A schedule this replica does not list (removed, or its report file broken here) is left
-      // to a replica that lists it; with no schedule anywhere, the run stays unfinished in history.
-      const spec = specs.find((s) => run.idempotencyKey === specRunKey(s, slot));
-      if (spec === undefined) continue;
-      try {
-        if (!(await leases.adopt(id))) continue;
-      } catch (error) {
-        logger.warn({ err: error, run: id }, 'could not adopt a run of a stopped replica; trying again later');
-        continue;
-      }
-      await record(() => store.runs.finish(id, { status: 'failed', error: leaseExpired() }));
-      logger.warn(
-        { run: id, key: run.idempotencyKey },
-        `${kindOf(spec)} run of a stopped replica adopted; running it again`,
-      );
-      const late = clock().getTime() - slot.getTime() > ON_TIME_MS;
-      const key = `adopt:${run.idempotencyKey}`;
-      const lane = runWithRetries(spec, slot, late)
-        .then(() => undefined)
-        .catch((error: unknown) => logger.error({ err: error, schedule: spec.id }, 'adopted run failed'))
-        .finally(() => lanes.delete(key));
-      lanes.set(key, lane);
-    }
+  /** Replica mode: sends a due slot to the queue, once across replicas (its run key names the job). */
+  async function enqueue(queue: SlotQueue, spec: ScheduleSpec, slot: Date, late: boolean): Promise<void> {
+    const job: QueuedSlot = { scheduleId: spec.id, slot: slot.toISOString(), late, tries: 1, waitedMs: 0 };
+    const sent = await queue.send(job, { key: specRunKey(spec, slot) });
+    if (sent) queue.nudge();
+    logger.debug({ schedule: spec.id, slot: job.slot, sent }, `${kindOf(spec)} slot queued`);
   }
 
-  function armSweep(leases: SlotLeases): void {
-    if (stopping) return;
-    cancelSweep = setTimer(() => {
-      cancelSweep = undefined;
-      void adoptOrphans(leases).finally(() => armSweep(leases));
-    }, leases.everyMs);
+  /**
+   * Replica mode: one step of a slot, as the queue hands it to this replica. The same claim and
+   * attempt as in one process; what comes next (a retry, another data check) is sent back to the
+   * queue to start later on whichever replica is free, under a key of its own.
+   */
+  async function runQueued(queue: SlotQueue, job: QueuedSlot, delivery: QueuedDelivery): Promise<void> {
+    if (stopping) throw new StoppedError();
+    let spec = specs.find((s) => s.id === job.scheduleId);
+    if (spec === undefined) {
+      await refresh();
+      spec = specs.find((s) => s.id === job.scheduleId);
+    }
+    const slot = new Date(job.slot);
+    if (spec === undefined) {
+      // Removed (unsubscribed, or its timing changed) between planning and running: nothing to post.
+      logger.warn(
+        { schedule: job.scheduleId, slot: job.slot },
+        'queued slot of a schedule that no longer exists; dropped',
+      );
+      return;
+    }
+    const handedOver = delivery.handoffs > 0;
+    let held = job.heldRunId === undefined ? undefined : store.runs.get(job.heldRunId);
+    if (held?.status !== 'running' || handedOver) {
+      // A replica that died mid-step may have posted: the taken-over claim is failed and a new attempt checks the channel.
+      if (held?.status === 'running') {
+        await record(() => store.runs.finish(held?.id ?? '', { status: 'failed', error: handedOverError() }));
+      }
+      held = undefined;
+    }
+    const signal = AbortSignal.any([abort.signal, delivery.signal]);
+    const outcome = await attemptSlot(spec, slot, job.late, held, job.waitedMs, signal, handedOver);
+    if (outcome === 'done') return;
+    // Stopping: thrown, so the queue hands the step to another replica.
+    if (outcome === 'stopped') throw new StoppedError();
+    const key = specRunKey(spec, slot);
+    if ('waitMs' in outcome) {
+      logger.info(
+        { schedule: spec.id, slot: job.slot, waitMs: outcome.waitMs, waitedMs: job.waitedMs },
+        'digest waits for late data',
+      );
+      const waitedMs = job.waitedMs + outcome.waitMs;
+      await queue.send(
+        { ...job, waitedMs, heldRunId: outcome.run.id },
+        { key: `${key}#try${job.tries}-wait${waitedMs}`, startAfter: new Date(clock().getTime() + outcome.waitMs) },
+      );
+      return;
+    }
+    const decision = retryAction(outcome.error, job.tries, spec.retry);
+    const where = { schedule: spec.id, slot: job.slot, attempt: job.tries, err: outcome.error };
+    if (decision.action === 'give-up') {
+      logger.error(where, `${kindOf(spec)} slot failed; giving up: ${decision.reason}`);
+      await giveUp(spec, slot, outcome.error, outcome.runId);
+      return;
+    }
+    logger.warn({ ...where, retryInMs: decision.delayMs }, `${kindOf(spec)} slot failed; retrying`);
+    const { heldRunId: _held, ...next } = job;
+    await queue.send(
+      { ...next, tries: job.tries + 1, waitedMs: 0 },
+      { key: `${key}#try${job.tries + 1}`, startAfter: new Date(clock().getTime() + decision.delayMs) },
+    );
   }
 
   function arm(): void {
@@ -532,12 +564,12 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   return {
     async start() {
       startedAt = clock().getTime();
-      if (deps.leases) {
-        // The schedules first (adoption finds an orphan's schedule among them), then the runs left
-        // by stopped replicas (this one's earlier life included) whose lease expired.
+      const { queue } = deps;
+      if (queue) {
+        // The schedules first (a queued slot's schedule is looked up among them), then the workers.
+        // Runs a stopped replica left are the queue's to hand over, not this process's to fail.
         await tick();
-        await adoptOrphans(deps.leases);
-        armSweep(deps.leases);
+        await queue.work(deps.concurrency ?? 4, (job, delivery) => runQueued(queue, job, delivery));
         return;
       }
       for (const run of store.runs.listUnfinished()) {
@@ -568,11 +600,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       stopping = true;
       cancelWake?.();
       cancelWake = undefined;
-      cancelSweep?.();
-      cancelSweep = undefined;
       for (const cancel of [...waits]) cancel();
       pool.clear(new StoppedError());
       const graceMs = options.graceMs ?? 10_000;
+      // Replica mode: no new steps taken; the running ones get the grace, then go back to the queue.
+      await deps.queue?.stop(graceMs);
       if (inFlight.size > 0) {
         let cancelGrace = () => {};
         const grace = new Promise<void>((resolve) => {
@@ -620,10 +652,10 @@ function interrupted() {
   return { code: 'RUN_INTERRUPTED', message: 'pivotbot stopped before this run finished; the slot is run again' };
 }
 
-function leaseExpired() {
+function handedOverError() {
   return {
     code: 'RUN_INTERRUPTED',
-    message: 'the replica running this slot stopped answering; another replica runs the slot again',
+    message: 'the replica running this slot stopped or stopped answering; another replica runs the slot again',
   };
 }
 

@@ -6,7 +6,6 @@ export {
   type Scheduler,
   type SchedulerDeps,
   type ScheduleStatus,
-  type SlotLeases,
   type SlotResult,
   type SlotRun,
 } from './createScheduler.js';
@@ -27,4 +26,5 @@ export {
   type ScheduleSpec,
   type WaitForData,
 } from './ScheduleSpec.js';
+export type { QueuedDelivery, QueuedSlot, SlotQueue } from './SlotQueue.js';
 export { createSlotPool, type SlotPool } from './slotPool.js';

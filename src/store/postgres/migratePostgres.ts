@@ -8,6 +8,7 @@ import { MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
 export const LOCK_CLASS = 0x70766274;
 export const MIGRATION_LOCK_ID = 1;
 export const SINGLE_PROCESS_LOCK_ID = 2;
+export const QUEUE_SETUP_LOCK_ID = 3;
 
 /**
  * Brings the database's tables to `POSTGRES_SCHEMA_VERSION`, each migration in its own

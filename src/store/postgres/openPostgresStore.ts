@@ -18,6 +18,7 @@ import { isUniqueViolation, selectAllRows, selectRows, writeDiff } from './postg
 import { type Collection, POSTGRES_SCHEMA_VERSION, TABLES, tableOf } from './postgresSchema.js';
 import { redactUrl } from './redactUrl.js';
 import { type ReplicaLeases, startReplicaLeases } from './replicaLeases.js';
+import { type PostgresSlotQueue, startSlotQueue } from './startSlotQueue.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/db` (the password never appears in messages or logs). */
@@ -56,6 +57,8 @@ export interface PostgresStore extends Store {
   health(): Promise<{ reachable: boolean; schemaVersion?: number; error?: string }>;
   /** With `replica`: this process's heartbeat and the leases of its work. */
   readonly leases?: ReplicaLeases;
+  /** With `replica`: the job queue (pg-boss) that carries scheduled slots between the replicas. */
+  readonly queue?: PostgresSlotQueue;
 }
 
 /** How long a replica that stopped answering keeps its work by default. */
@@ -88,6 +91,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let mirror: Mirror = emptyMirror();
   let listener: ChangeListener | undefined;
   let leases: ReplicaLeases | undefined;
+  let queue: PostgresSlotQueue | undefined;
   const pending = new Map<string, Set<string>>();
   let tail: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -128,9 +132,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         logger,
         location,
       });
+      queue = await startSlotQueue(pool, { leases, logger, location });
     }
   } catch (error) {
     closed = true;
+    await queue?.close();
     await leases?.close();
     await listener?.close();
     await pool.end().catch(() => undefined);
@@ -354,6 +360,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
     refresh: () => write(reloadNow),
     ...(leases === undefined ? {} : { leases }),
+    ...(queue === undefined ? {} : { queue }),
     snapshot: () => mirror.data,
 
     async health() {
@@ -374,6 +381,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       await tail;
       closed = true;
       // After the last write: what this process still holds is the other replicas' from now on.
+      await queue?.close();
       await leases?.close();
       await listener?.close();
       await pool

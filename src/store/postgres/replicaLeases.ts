@@ -1,8 +1,11 @@
 import type pg from 'pg';
 import type { Logger } from '../../core/index.js';
 
-/** What a lease covers: a run (scheduled slot or manual command) or an async job, by its id. */
-export type LeaseKind = 'run' | 'job';
+/**
+ * What a lease covers, by its id: a run (manual command) or an async job this replica works on, or
+ * a job of the slot queue (pg-boss) this replica is running.
+ */
+export type LeaseKind = 'run' | 'job' | 'slot';
 
 /**
  * Leases for several replicas on one database. Each process keeps one row in
@@ -67,6 +70,10 @@ const ORPHANS: Record<LeaseKind, string> = {
            AND CASE WHEN l.key IS NULL THEN (j.body->>'createdAt')::timestamptz < now() - $1 * interval '1 millisecond'
                     ELSE NOT ${HOLDER_LIVE} END
          ORDER BY j.seq`,
+  // Held only while a replica runs the queue's job (pg-boss tracks the rest), so only a dead holder counts.
+  slot: `SELECT substring(l.key from 6) AS id FROM pivotbot_leases l
+          WHERE l.key LIKE 'slot:%' AND NOT ${HOLDER_LIVE}
+          ORDER BY l.taken_at`,
 };
 
 /**
@@ -151,7 +158,8 @@ export async function startReplicaLeases(
       await quietly('lease release', 'DELETE FROM pivotbot_leases WHERE key = $1', [key]);
     },
     async orphans(kind) {
-      const { rows } = await pool.query<{ id: string }>(ORPHANS[kind], [leaseMs]);
+      // Runs and jobs count as orphaned after a lease without one recorded; a slot job only by its holder.
+      const { rows } = await pool.query<{ id: string }>(ORPHANS[kind], kind === 'slot' ? [] : [leaseMs]);
       return rows.map((row) => row.id);
     },
     async adopt(kind, id) {

@@ -16,12 +16,12 @@ afterEach(async () => {
   for (const store of opened.splice(0)) await store.close().catch(() => undefined);
 });
 
-async function replica(url: string): Promise<PostgresStore & { leases: ReplicaLeases }> {
+async function replica(url: string, leaseMs = LEASE_MS): Promise<PostgresStore & { leases: ReplicaLeases }> {
   const store = await openPostgresStore({
     url,
     logger: silentLogger(),
     refreshIntervalMs: 0,
-    replica: { leaseMs: LEASE_MS },
+    replica: { leaseMs },
   });
   opened.push(store);
   if (store.leases === undefined) throw new Error('a replica store has leases');
@@ -56,7 +56,8 @@ describe('replica leases', () => {
 
   it('offers the work of a replica that stopped answering once its lease expired, and finished work never', async () => {
     const url = await freshDatabase('pivotbot_leases_silent');
-    const [a, b] = [await replica(url), await replica(url)];
+    // a's heartbeat is due only in 10 s, so the expiry written below is not renewed under the test.
+    const [a, b] = [await replica(url, 30_000), await replica(url)];
     const { run } = await a.runs.start(slotRun('digest:daily:C1:2026-11-23T10:00:00.000Z'));
     const { run: done } = await a.runs.start(slotRun('digest:daily:C1:2026-11-23T11:00:00.000Z'));
     await a.runs.finish(done.id, { status: 'succeeded' });

@@ -54,8 +54,9 @@ export function startReplica(env: ReplicaEnv): Replica {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.stderr?.resume();
   const replica: Replica = { name, child, exited, lines: [], port: Promise.resolve(0) };
+  // What a replica says on stderr (a crash's stack) is kept with its log lines.
+  child.stderr?.on('data', (chunk: Buffer) => replica.lines.push(...chunk.toString().split('\n').filter(Boolean)));
   let listening: (port: number) => void = () => undefined;
   replica.port = new Promise<number>((resolve) => {
     listening = resolve;

@@ -64,7 +64,11 @@ describe('three replicas on one PostgreSQL', () => {
   async function startThree(store: string): Promise<Replica[]> {
     const started = [0, 1, 2].map(() => startReplica({ slack, sandbox, reports, store, leaseSeconds: LEASE_SECONDS }));
     replicas.push(...started);
-    for (const replica of started) expect(await replica.port).toBeGreaterThan(0);
+    for (const replica of started) {
+      const port = await replica.port;
+      if (port === 0)
+        throw new Error(`${replica.name} exited before listening:\n${replica.lines.slice(-10).join('\n')}`);
+    }
     return started;
   }
 
@@ -104,8 +108,18 @@ describe('three replicas on one PostgreSQL', () => {
     const killedAt = Date.now();
     await victim.replica.exited;
     const key = `${victim.report}@${victim.slot}`;
-    // Adopted once the dead replica's heartbeat expires (2 s) by the next sweep (every 1 s).
-    await eventually(() => digestCounts(slack).has(key), LEASE_SECONDS * 1_000 + 6_000, `${key} posted`);
+    // Handed back to the queue once the dead replica’s heartbeat expires (2 s), by the next sweep (every 1 s).
+    await eventually(() => digestCounts(slack).has(key), LEASE_SECONDS * 1_000 + 6_000, `${key} posted`).catch((e) => {
+      for (const r of three)
+        console.log(
+          r.name,
+          r.lines
+            .filter((l) => /stopped|job|queue|taken|warn|"level":[45]0/.test(l))
+            .slice(-20)
+            .join('\n'),
+        );
+      throw e;
+    });
     const tookMs = Date.now() - killedAt;
     await sleep(2_000);
     for (const replica of three) await stopReplica(replica);
@@ -128,7 +142,7 @@ describe('three replicas on one PostgreSQL', () => {
     const adopters = three.filter((r) =>
       r.lines.some(
         (l) =>
-          l.includes('run of a stopped replica adopted') &&
+          l.includes('run of a stopped replica taken over') &&
           l.includes(`digest:${victim.report}:`) &&
           l.includes(victim.slot),
       ),

@@ -1,0 +1,182 @@
+/**
+ * The scheduler in replica mode on the job queue (pg-boss on a real PostgreSQL), two schedulers in
+ * this process standing for two replicas, each with its own store connection: a due slot is one
+ * job however many replicas plan it; a retry waits in the queue and is run by the other replica
+ * when the first one stops; a data wait continues on the other replica; a SIGKILL-like loss of a
+ * replica (its heartbeat stops) hands its running slot over, run again as the next attempt.
+ */
+import { silentLogger } from '../../../src/core/index.js';
+import { createScheduler, type Scheduler, type ScheduleSpec, type SlotRun } from '../../../src/scheduler/index.js';
+import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
+import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
+import { eventually, sleep, sql } from './replicaHarness.js';
+
+afterAll(stopTestPostgres);
+
+const everySecond = (overrides: Partial<ScheduleSpec> = {}): ScheduleSpec => ({
+  id: 'report:queued:C1:* * * * * *@UTC',
+  report: 'queued',
+  channel: 'C1',
+  source: 'report',
+  timezone: 'UTC',
+  cron: '* * * * * *',
+  catchUp: 3_600_000,
+  retry: { attempts: 3, backoffMs: 1_500 },
+  ...overrides,
+});
+
+interface Replica {
+  name: string;
+  store: PostgresStore;
+  scheduler: Scheduler;
+  calls: SlotRun[];
+}
+
+const open: Replica[] = [];
+
+afterEach(async () => {
+  for (const replica of open.splice(0)) {
+    await replica.scheduler.stop({ graceMs: 0 }).catch(() => undefined);
+    await replica.store.close().catch(() => undefined);
+  }
+});
+
+/** One replica: its store (heartbeat, leases, queue) and its scheduler, running `runSlot` for each slot it is handed. */
+async function replica(
+  name: string,
+  url: string,
+  spec: ScheduleSpec,
+  runSlot: (run: SlotRun, self: Replica) => Promise<{ messageTs?: string } | { waitMs: number }>,
+  concurrency = 2,
+): Promise<Replica> {
+  const store = await openPostgresStore({
+    url,
+    logger: silentLogger(),
+    replica: { leaseMs: 1_000 },
+    refreshIntervalMs: 0,
+  });
+  const calls: SlotRun[] = [];
+  const self = { name, store, calls } as Replica;
+  self.scheduler = createScheduler({
+    listSchedules: async () => ({ schedules: [spec], problems: [] }),
+    store,
+    runSlot: (run) => {
+      calls.push(run);
+      return runSlot(run, self);
+    },
+    logger: silentLogger(),
+    concurrency,
+    maxWakeMs: 200,
+    ...(store.queue ? { queue: store.queue } : {}),
+  });
+  open.push(self);
+  await self.scheduler.start();
+  return self;
+}
+
+const runsOf = (url: string, slot: string) =>
+  sql<{ attempt: number; status: string }>(
+    url,
+    `SELECT (body->>'attempt')::int AS attempt, status FROM pivotbot_runs WHERE idempotency_key = $1 ORDER BY 1`,
+    [`digest:queued:C1:${slot}`],
+  );
+
+describe('the scheduler on the job queue (pg-boss)', () => {
+  it('runs each slot once however many replicas plan it', async () => {
+    const url = await freshDatabase('pivotbot_queue_once');
+    const spec = everySecond();
+    const a = await replica('a', url, spec, async () => ({ messageTs: '1.1' }));
+    const b = await replica('b', url, spec, async () => ({ messageTs: '1.1' }));
+    await sleep(4_000);
+    await a.scheduler.stop();
+    await b.scheduler.stop();
+    const slots = [...a.calls, ...b.calls].map((run) => run.slot.toISOString());
+    expect(slots.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(slots).size).toBe(slots.length);
+    const jobs = await sql<{ n: number }>(
+      url,
+      "SELECT count(*)::int AS n FROM pivotbot_queue.job WHERE name = 'pivotbot-slot'",
+    );
+    expect(jobs[0]?.n).toBe(slots.length);
+  }, 30_000);
+
+  it('keeps a retry in the queue when its replica stops, and the other replica runs it', async () => {
+    const url = await freshDatabase('pivotbot_queue_retry');
+    const spec = everySecond();
+    let failed: string | undefined;
+    const fail = async (run: SlotRun) => {
+      // The first slot fails once on whichever replica takes it; everything else posts.
+      if (failed === undefined) failed = run.slot.toISOString();
+      if (failed === run.slot.toISOString() && run.attempt === 1) throw new Error('Slack answered 500');
+      return { messageTs: '1.2' };
+    };
+    const a = await replica('a', url, spec, fail);
+    await eventually(() => failed !== undefined, 5_000, 'a slot failed');
+    // The replica that failed it stops before the retry is due (1.5 s later); a new one starts.
+    await a.scheduler.stop();
+    await a.store.close();
+    const b = await replica('b', url, spec, fail);
+    await eventually(
+      () => b.calls.some((run) => run.slot.toISOString() === failed && run.attempt === 2),
+      8_000,
+      'the retry ran on b',
+    );
+    expect(await runsOf(url, failed as string)).toEqual([
+      { attempt: 1, status: 'failed' },
+      { attempt: 2, status: 'succeeded' },
+    ]);
+  }, 30_000);
+
+  it('continues a data wait on the other replica once the first stops', async () => {
+    const url = await freshDatabase('pivotbot_queue_wait');
+    const spec = everySecond({ waitForData: { metric: 'installs', minShare: 0.9, waitMs: 10_000 } });
+    let waiting: string | undefined;
+    const waitOnce = async (run: SlotRun) => {
+      waiting ??= run.slot.toISOString();
+      if (waiting === run.slot.toISOString() && run.waitedMs === 0) return { waitMs: 1_500 };
+      return { messageTs: '1.3' };
+    };
+    const a = await replica('a', url, spec, waitOnce);
+    await eventually(() => waiting !== undefined, 5_000, 'a slot waits for data');
+    await a.scheduler.stop();
+    await a.store.close();
+    const b = await replica('b', url, spec, waitOnce);
+    await eventually(
+      () => b.calls.some((run) => run.slot.toISOString() === waiting && run.waitedMs === 1_500),
+      8_000,
+      'the data check continued on b',
+    );
+    await b.scheduler.stop();
+    const runs = await runsOf(url, waiting as string);
+    // Stopping failed the held claim; b's attempt (the next) posted with the wait counted.
+    expect(runs.at(-1)).toEqual({ attempt: runs.length, status: 'succeeded' });
+  }, 30_000);
+
+  it('hands the running slot of a replica whose heartbeat stopped to another, as the next attempt', async () => {
+    const url = await freshDatabase('pivotbot_queue_dead');
+    const spec = everySecond();
+    let stuck: string | undefined;
+    const hangFirst = async (run: SlotRun, self: Replica) => {
+      if (self.name === 'a') {
+        // Stands for a process that died mid-run: its heartbeat stops, its runs never end.
+        stuck ??= run.slot.toISOString();
+        await self.store.leases?.close();
+        return new Promise<never>(() => undefined);
+      }
+      return { messageTs: '1.4' };
+    };
+    // One worker: once it hangs, a takes nothing more (as a dead process would not).
+    await replica('a', url, spec, hangFirst, 1);
+    await eventually(() => stuck !== undefined, 5_000, 'a slot is stuck on a');
+    const b = await replica('b', url, spec, hangFirst);
+    await eventually(
+      () => b.calls.some((run) => run.slot.toISOString() === stuck && run.attempt === 2),
+      8_000,
+      'b ran the stuck slot as attempt 2',
+    );
+    expect(await runsOf(url, stuck as string)).toEqual([
+      { attempt: 1, status: 'failed' },
+      { attempt: 2, status: 'succeeded' },
+    ]);
+  }, 30_000);
+});
