@@ -4,8 +4,10 @@ import { nextFires } from './fireTimes.js';
 import { type CatchUpOptions, planCatchUp } from './planCatchUp.js';
 import { retryAction } from './retryAction.js';
 import { parseAlertRunKey, parseRunKey, specRunKey, specRunKeyPrefix } from './runKey.js';
+import { enqueueSlot, type QueuedSlotContext, runQueuedSlot } from './runQueuedSlot.js';
 import type { ScheduleList, ScheduleProblem, ScheduleSpec } from './ScheduleSpec.js';
-import type { QueuedDelivery, QueuedSlot, SlotQueue } from './SlotQueue.js';
+import type { SlotQueue } from './SlotQueue.js';
+import { handedOverError, kindOf, type SlotAttempt, StoppedError } from './slotAttempt.js';
 import { createSlotPool } from './slotPool.js';
 
 /** One claimed slot, handed to the code that delivers it. */
@@ -32,8 +34,6 @@ export interface SlotRun {
  * again after `waitMs` with `waitedMs` grown; waiting past `waitForData.waitMs` is a failure).
  */
 export type SlotResult = { messageTs?: string } | { waitMs: number };
-
-type Attempt = 'done' | 'stopped' | { error: unknown; runId: string } | { waitMs: number; run: Run };
 
 export interface GiveUp {
   spec: ScheduleSpec;
@@ -91,12 +91,6 @@ export interface Scheduler {
   status(): ScheduleStatus[];
   /** What could not be scheduled, as last listed. */
   problems(): readonly ScheduleProblem[];
-}
-
-class StoppedError extends Error {
-  constructor() {
-    super('the scheduler is stopping');
-  }
 }
 
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -272,7 +266,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         const late = overdue || slot.getTime() < startedAt;
         if (deps.queue) {
           // Until the queue has it, the slot stays due: a send that fails is tried again next wake-up.
-          await enqueue(deps.queue, spec, slot, late);
+          await enqueueSlot(deps.queue, spec, slot, late, logger);
           await record(() => store.schedules.setLastFire(spec.id, slot.toISOString()));
           continue;
         }
@@ -315,7 +309,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     };
     for (let tries = 1; ; ) {
       const waitedMs = waitingSince === undefined ? 0 : clock().getTime() - waitingSince;
-      let outcome: Attempt;
+      let outcome: SlotAttempt;
       try {
         outcome = await pool.run(() => attemptSlot(spec, slot, late, held, waitedMs, abort.signal));
       } catch (error) {
@@ -373,7 +367,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     waitedMs: number,
     signal: AbortSignal,
     handedOver = false,
-  ): Promise<Attempt> {
+  ): Promise<SlotAttempt> {
     if (stopping) return 'stopped';
     let run = held;
     if (!run) {
@@ -450,77 +444,6 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
   }
 
-  /** Replica mode: sends a due slot to the queue, once across replicas (its run key names the job). */
-  async function enqueue(queue: SlotQueue, spec: ScheduleSpec, slot: Date, late: boolean): Promise<void> {
-    const job: QueuedSlot = { scheduleId: spec.id, slot: slot.toISOString(), late, tries: 1, waitedMs: 0 };
-    const sent = await queue.send(job, { key: specRunKey(spec, slot) });
-    if (sent) queue.nudge();
-    logger.debug({ schedule: spec.id, slot: job.slot, sent }, `${kindOf(spec)} slot queued`);
-  }
-
-  /**
-   * Replica mode: one step of a slot, as the queue hands it to this replica. The same claim and
-   * attempt as in one process; what comes next (a retry, another data check) is sent back to the
-   * queue to start later on whichever replica is free, under a key of its own.
-   */
-  async function runQueued(queue: SlotQueue, job: QueuedSlot, delivery: QueuedDelivery): Promise<void> {
-    if (stopping) throw new StoppedError();
-    let spec = specs.find((s) => s.id === job.scheduleId);
-    if (spec === undefined) {
-      await refresh();
-      spec = specs.find((s) => s.id === job.scheduleId);
-    }
-    const slot = new Date(job.slot);
-    if (spec === undefined) {
-      // Removed (unsubscribed, or its timing changed) between planning and running: nothing to post.
-      logger.warn(
-        { schedule: job.scheduleId, slot: job.slot },
-        'queued slot of a schedule that no longer exists; dropped',
-      );
-      return;
-    }
-    const handedOver = delivery.handoffs > 0;
-    let held = job.heldRunId === undefined ? undefined : store.runs.get(job.heldRunId);
-    if (held?.status !== 'running' || handedOver) {
-      // A replica that died mid-step may have posted: the taken-over claim is failed and a new attempt checks the channel.
-      if (held?.status === 'running') {
-        await record(() => store.runs.finish(held?.id ?? '', { status: 'failed', error: handedOverError() }));
-      }
-      held = undefined;
-    }
-    const signal = AbortSignal.any([abort.signal, delivery.signal]);
-    const outcome = await attemptSlot(spec, slot, job.late, held, job.waitedMs, signal, handedOver);
-    if (outcome === 'done') return;
-    // Stopping: thrown, so the queue hands the step to another replica.
-    if (outcome === 'stopped') throw new StoppedError();
-    const key = specRunKey(spec, slot);
-    if ('waitMs' in outcome) {
-      logger.info(
-        { schedule: spec.id, slot: job.slot, waitMs: outcome.waitMs, waitedMs: job.waitedMs },
-        'digest waits for late data',
-      );
-      const waitedMs = job.waitedMs + outcome.waitMs;
-      await queue.send(
-        { ...job, waitedMs, heldRunId: outcome.run.id },
-        { key: `${key}#try${job.tries}-wait${waitedMs}`, startAfter: new Date(clock().getTime() + outcome.waitMs) },
-      );
-      return;
-    }
-    const decision = retryAction(outcome.error, job.tries, spec.retry);
-    const where = { schedule: spec.id, slot: job.slot, attempt: job.tries, err: outcome.error };
-    if (decision.action === 'give-up') {
-      logger.error(where, `${kindOf(spec)} slot failed; giving up: ${decision.reason}`);
-      await giveUp(spec, slot, outcome.error, outcome.runId);
-      return;
-    }
-    logger.warn({ ...where, retryInMs: decision.delayMs }, `${kindOf(spec)} slot failed; retrying`);
-    const { heldRunId: _held, ...next } = job;
-    await queue.send(
-      { ...next, tries: job.tries + 1, waitedMs: 0 },
-      { key: `${key}#try${job.tries + 1}`, startAfter: new Date(clock().getTime() + decision.delayMs) },
-    );
-  }
-
   function arm(): void {
     cancelWake?.();
     cancelWake = undefined;
@@ -569,7 +492,22 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         // The schedules first (a queued slot's schedule is looked up among them), then the workers.
         // Runs a stopped replica left are the queue's to hand over, not this process's to fail.
         await tick();
-        await queue.work(deps.concurrency ?? 4, (job, delivery) => runQueued(queue, job, delivery));
+        const queued: QueuedSlotContext = {
+          queue,
+          store,
+          logger,
+          clock,
+          signal: abort.signal,
+          isStopping: () => stopping,
+          findSpec: async (id) => {
+            if (!specs.some((s) => s.id === id)) await refresh();
+            return specs.find((s) => s.id === id);
+          },
+          attempt: attemptSlot,
+          giveUp,
+          record,
+        };
+        await queue.work(deps.concurrency ?? 4, (job, delivery) => runQueuedSlot(queued, job, delivery));
         return;
       }
       for (const run of store.runs.listUnfinished()) {
@@ -643,20 +581,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   };
 }
 
-/** What a schedule's slots are, in log lines. */
-function kindOf(spec: ScheduleSpec): string {
-  return spec.kind === 'alert' ? 'alert' : 'digest';
-}
-
 function interrupted() {
   return { code: 'RUN_INTERRUPTED', message: 'pivotbot stopped before this run finished; the slot is run again' };
-}
-
-function handedOverError() {
-  return {
-    code: 'RUN_INTERRUPTED',
-    message: 'the replica running this slot stopped or stopped answering; another replica runs the slot again',
-  };
 }
 
 /** What history shows: the user-safe message of our errors, never an unknown error's text. */

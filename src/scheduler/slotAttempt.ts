@@ -1,0 +1,27 @@
+import type { Run } from '../store/index.js';
+import type { ScheduleSpec } from './ScheduleSpec.js';
+
+/**
+ * How one attempt at a slot ended: posted (or found done), stopped by shutdown, failed, or asking
+ * to wait for late data with its run still claimed.
+ */
+export type SlotAttempt = 'done' | 'stopped' | { error: unknown; runId: string } | { waitMs: number; run: Run };
+
+export class StoppedError extends Error {
+  constructor() {
+    super('the scheduler is stopping');
+  }
+}
+
+/** What a schedule's slots are, in log lines. */
+export function kindOf(spec: ScheduleSpec): string {
+  return spec.kind === 'alert' ? 'alert' : 'digest';
+}
+
+/** The stored error of a run whose replica stopped or died mid-run, taken over by another. */
+export function handedOverError() {
+  return {
+    code: 'RUN_INTERRUPTED',
+    message: 'the replica running this slot stopped or stopped answering; another replica runs the slot again',
+  };
+}
