@@ -81,7 +81,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets });
   const clock = options.clock ?? (() => new Date());
   const store = await openStore({ path: config.storePath, logger, clock, leaseMs: config.leaseMs });
-  // PostgreSQL: one of any number of replicas; work is leased, and orphans are adopted.
+  // PostgreSQL: one of any number of replicas; scheduled slots go through the store's job queue,
+  // and async jobs a dead replica leaves are adopted through the leases.
   const leases = (store as { leases?: ReplicaLeases }).leases;
   const queue = (store as { queue?: SlotQueue }).queue;
   const closers: Array<() => Promise<void>> = [() => store.close()];

@@ -39,7 +39,8 @@ export interface PostgresStoreOptions {
   exclusive?: boolean;
   /**
    * Run as one of several replicas on this database: keep a heartbeat and a lease on every run
-   * and job this process starts, so the others adopt what it leaves when it dies (`leases`).
+   * and job this process starts, so the others adopt what it leaves when it dies (`leases`), and
+   * start the job queue that carries scheduled slots between replicas (`queue`, pg-boss).
    * `leaseMs` is how long a silent replica's work stays its own (default 30 s when `replica: {}`).
    */
   replica?: { leaseMs?: number };
