@@ -76,6 +76,20 @@ deliver:
 `;
 }
 
+const SLOT = '2026-11-23T09:00:00.000Z';
+
+/** The run keys of the 1,000 schedules (10 reports × 100 channels) at `slot`. */
+const slotKeys = (slot: string): string[] =>
+  CHANNELS.flatMap((channel) => Array.from({ length: REPORTS }, (_, i) => `digest:replica-${i}:${channel}:${slot}`));
+
+/** `replicas` stores in this process, each with its own pool, listener, heartbeat and queue. */
+const replicaStores = (url: string, replicas: number) =>
+  Promise.all(
+    Array.from({ length: replicas }, () =>
+      openPostgresStore({ url, logger: silentLogger(), refreshIntervalMs: 0, replica: { leaseMs: 30_000 } }),
+    ),
+  );
+
 async function query<T extends pg.QueryResultRow>(client: pg.Client, text: string, params: unknown[] = []) {
   return (await client.query<T>(text, params)).rows;
 }
@@ -95,6 +109,7 @@ export async function run(args: readonly string[]): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'pivotbot-bench-replicas-'));
   try {
     for (const replicas of counts) await rawClaims(replicas);
+    for (const replicas of counts) await rawQueue(replicas);
     for (const replicas of counts) await once(replicas);
   } finally {
     await stop(sandbox.child);
@@ -109,16 +124,9 @@ export async function run(args: readonly string[]): Promise<void> {
    */
   async function rawClaims(replicas: number): Promise<void> {
     const url = await freshDatabase('pivotbot_bench_claims');
-    const stores = await Promise.all(
-      Array.from({ length: replicas }, () =>
-        openPostgresStore({ url, logger: silentLogger(), refreshIntervalMs: 0, replica: { leaseMs: 30_000 } }),
-      ),
-    );
+    const stores = await replicaStores(url, replicas);
     try {
-      const slot = '2026-11-23T09:00:00.000Z';
-      const keys = CHANNELS.flatMap((channel) =>
-        Array.from({ length: REPORTS }, (_, i) => `digest:replica-${i}:${channel}:${slot}`),
-      );
+      const keys = slotKeys(SLOT);
       const began = performance.now();
       const outcomes = await Promise.all(
         stores.map(async (store) => {
@@ -142,6 +150,50 @@ export async function run(args: readonly string[]): Promise<void> {
       );
     } finally {
       for (const store of stores) await store.close();
+    }
+  }
+
+  /**
+   * The job queue alone (pg-boss): `replicas` stores all send the same 1,000 slot jobs at once, as
+   * replicas planning the same minute do (one job per key survives), then take them all from the
+   * queue with their workers (4 each) and complete them with a no-op handler.
+   */
+  async function rawQueue(replicas: number): Promise<void> {
+    const url = await freshDatabase('pivotbot_bench_queue');
+    const stores = await replicaStores(url, replicas);
+    try {
+      const keys = slotKeys(SLOT);
+      const began = performance.now();
+      const sent = await Promise.all(
+        stores.map(async (store) => {
+          let created = 0;
+          for (const key of keys) {
+            const job = { scheduleId: key, slot: SLOT, late: false, tries: 1, waitedMs: 0 };
+            if (await store.queue?.send(job, { key })) created++;
+          }
+          return created;
+        }),
+      );
+      const sendMs = performance.now() - began;
+      let handled = 0;
+      const took = performance.now();
+      await Promise.all(
+        stores.map((store) =>
+          store.queue?.work(4, async () => {
+            handled++;
+          }),
+        ),
+      );
+      while (handled < keys.length && performance.now() - took < 120_000) await new Promise((r) => setTimeout(r, 20));
+      const takeMs = performance.now() - took;
+      console.log(
+        `queue alone, ${replicas} replica(s): ${keys.length * replicas} sends of ${keys.length} keys in ${fmt(sendMs / 1000, 2)} s → ${fmt((keys.length * replicas * 1000) / sendMs, 0)} sends/s, jobs created ${sent.join(' + ')} = ${sent.reduce((a, b) => a + b, 0)}; ${handled} taken and completed in ${fmt(takeMs / 1000, 2)} s → ${fmt((handled * 1000) / takeMs, 0)} jobs/s`,
+      );
+    } finally {
+      for (const store of stores) {
+        await store.queue?.stop(5_000);
+        await store.close();
+      }
     }
   }
 

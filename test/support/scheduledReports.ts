@@ -40,3 +40,26 @@ export async function writeReports(dir: string, reports: Record<string, string>)
   for (const [id, yaml] of Object.entries(reports)) await writeFile(join(folder, `${id}.yaml`), yaml);
   return folder;
 }
+
+/**
+ * Spend by platform (two entities in the sandbox), watched by the rule `spend-high` every two
+ * seconds: with `above: 0` every platform breaches at the first evaluation.
+ */
+export function spendWatchReport(options: { channel: string; above: number }): string {
+  return `title: Spend watch
+description: Spend by platform, watched every two seconds.
+query:
+  dimensions: [appPlatform]
+  metrics: [spend]
+  range: yesterday
+  timezone: UTC
+mode: sync
+deliver:
+  channels: ["${options.channel}"]
+alerts:
+  - id: spend-high
+    metric: spend
+    above: ${options.above}
+    check: { cron: "*/2 * * * * *", timezone: UTC }
+`;
+}

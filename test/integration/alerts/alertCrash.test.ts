@@ -12,28 +12,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { writeReports } from '../../support/scheduledReports.js';
+import { spendWatchReport, writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
 import { runUntilLogged, type SpawnedBot, spawnBot } from '../../support/spawnBot.js';
 
 const CHANNEL = 'C0GENERAL1';
 
-const report = (above: number) => `title: Spend watch
-description: Spend by platform, watched every two seconds.
-query:
-  dimensions: [appPlatform]
-  metrics: [spend]
-  range: yesterday
-  timezone: UTC
-mode: sync
-deliver:
-  channels: ["${CHANNEL}"]
-alerts:
-  - id: spend-high
-    metric: spend
-    above: ${above}
-    check: { cron: "*/2 * * * * *", timezone: UTC }
-`;
+const report = (above: number) => spendWatchReport({ channel: CHANNEL, above });
 
 /** Where each run is killed: the log line the bot writes at that point. */
 const KILLS = ['alert evaluation stored', 'alert parent posted', 'alert parent posted'] as const;

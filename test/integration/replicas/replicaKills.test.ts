@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
-import { writeReports } from '../../support/scheduledReports.js';
+import { spendWatchReport, writeReports } from '../../support/scheduledReports.js';
 import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
 import {
@@ -29,24 +29,6 @@ const LEASE_SECONDS = 2;
 const CHANNEL = 'C0GENERAL1';
 
 afterAll(stopTestPostgres);
-
-/** Spend by platform (two or more entities), every one above 0: one incident each, opened at the first evaluation. */
-const spendWatch = `title: Spend watch
-description: Spend by platform, watched every two seconds.
-query:
-  dimensions: [appPlatform]
-  metrics: [spend]
-  range: yesterday
-  timezone: UTC
-mode: sync
-deliver:
-  channels: ["${CHANNEL}"]
-alerts:
-  - id: spend-high
-    metric: spend
-    above: 0
-    check: { cron: "*/2 * * * * *", timezone: UTC }
-`;
 
 describe('SIGKILL of a replica mid-work', () => {
   let slack: SlackTestServer;
@@ -82,7 +64,9 @@ describe('SIGKILL of a replica mid-work', () => {
   it('finishes an alert evaluation whose replica died after its first parent, with one parent per incident', async () => {
     const sandbox = await startSandbox({ port: 0, scale: 'small' });
     sandboxes.push(sandbox);
-    const reports = await writeReports(join(dir, 'alerts'), { 'spend-watch': spendWatch });
+    const reports = await writeReports(join(dir, 'alerts'), {
+      'spend-watch': spendWatchReport({ channel: CHANNEL, above: 0 }),
+    });
     const store = await freshDatabase('pivotbot_kill_alert');
     const three = await start(3, { sandbox, reports, store });
     const parents = (): StoredMessage[] =>
@@ -161,12 +145,13 @@ describe('SIGKILL of a replica mid-work', () => {
           "SELECT key AS id, body->>'threadTs' AS thread, body->>'status' AS status FROM pivotbot_jobs",
         )
       )[0];
-    let job: Awaited<ReturnType<typeof activeJob>>;
     const deadline = Date.now() + 20_000;
-    while (!(job = await activeJob())?.thread) {
+    let job = await activeJob();
+    while (!job?.thread) {
       if (Date.now() > deadline)
         throw new Error(`no job with a thread:\n${(first as Replica).lines.slice(-10).join('\n')}`);
       await sleep(100);
+      job = await activeJob();
     }
     // Mid-job: the Reporting Service's job takes 1.5 s a step.
     await killReplica(first as Replica);

@@ -27,7 +27,8 @@ import {
 } from './replicaHarness.js';
 
 const LEASE_SECONDS = 2;
-const OUTAGE_MS = 20_000;
+/** 20 s in `npm test`; `PIVOTBOT_TEST_OUTAGE_MS=60000` runs the issue's full minute (docs/benchmarks.md). */
+const OUTAGE_MS = Number(process.env.PIVOTBOT_TEST_OUTAGE_MS ?? 20_000);
 const EVERY_MS = { 'every-one': 1_000, 'every-two': 2_000, 'also-two': 2_000 };
 
 afterAll(stopTestPostgres);
@@ -173,52 +174,66 @@ describe('three replicas on one PostgreSQL', () => {
     expect(posted.size).toBeGreaterThanOrEqual(10);
   }, 90_000);
 
-  it('answers commands "temporarily unavailable" while the database server is stopped, then catches up every slot once', async () => {
-    const store = await freshDatabase('pivotbot_outage');
-    const three = await startThree(store);
-    await sleep(2_000);
-    // The server itself stops (every session ends) for OUTAGE_MS: ten leases, a dozen slots missed.
-    const restart = await databaseOutage(new URL(store).pathname.slice(1));
-    const downFrom = Date.now();
-    let answer: Response;
-    try {
-      await sleep(1_000);
-      const first = three[0] as Replica;
-      answer = await postSigned(
-        `http://127.0.0.1:${await first.port}/slack/events`,
-        slashCommandBody({ text: 'run every-two', responseUrl: slack.responseUrl('outage') }),
-        { signingSecret: SIGNING_SECRET },
-      ).catch((error: unknown) => {
-        // A replica that went away during the outage: show what it said last.
-        throw new Error(
-          `${first.name} did not answer (exit ${first.child.exitCode ?? first.child.signalCode}):\n${first.lines.slice(-15).join('\n')}`,
-          { cause: error },
+  it(
+    'answers commands "temporarily unavailable" while the database server is stopped, then catches up every slot once',
+    async () => {
+      const store = await freshDatabase('pivotbot_outage');
+      const three = await startThree(store);
+      await sleep(2_000);
+      // The server itself stops (every session ends) for OUTAGE_MS: ten leases, a dozen slots missed.
+      const restart = await databaseOutage(new URL(store).pathname.slice(1));
+      const downFrom = Date.now();
+      let answer: Response;
+      try {
+        await sleep(1_000);
+        const first = three[0] as Replica;
+        answer = await postSigned(
+          `http://127.0.0.1:${await first.port}/slack/events`,
+          slashCommandBody({ text: 'run every-two', responseUrl: slack.responseUrl('outage') }),
+          { signingSecret: SIGNING_SECRET },
+        ).catch((error: unknown) => {
+          // A replica that went away during the outage: show what it said last.
+          throw new Error(
+            `${first.name} did not answer (exit ${first.child.exitCode ?? first.child.signalCode}):\n${first.lines.slice(-15).join('\n')}`,
+            { cause: error },
+          );
+        });
+        await sleep(OUTAGE_MS - 1_000);
+        // Every replica lived through it.
+        expect(three.filter((r) => r.child.exitCode !== null || r.child.signalCode !== null)).toEqual([]);
+      } finally {
+        await restart();
+      }
+      const upAt = Date.now();
+      expect(answer.status).toBe(200);
+      await eventually(
+        () => slack.hooks.some((h) => JSON.stringify(h.body).includes('temporarily unavailable')),
+        5_000,
+        'the command answered "temporarily unavailable"',
+      );
+      await sleep(8_000);
+      // The outage's slots are caught up through the queue: wait until it has nothing left to run.
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const [left] = await sql<{ n: number }>(
+          store,
+          "SELECT count(*)::int AS n FROM pivotbot_queue.job WHERE state IN ('created', 'retry', 'active') AND start_after < now()",
         );
-      });
-      await sleep(OUTAGE_MS - 1_000);
-      // Every replica lived through it.
-      expect(three.filter((r) => r.child.exitCode !== null || r.child.signalCode !== null)).toEqual([]);
-    } finally {
-      await restart();
-    }
-    const upAt = Date.now();
-    expect(answer.status).toBe(200);
-    await eventually(
-      () => slack.hooks.some((h) => JSON.stringify(h.body).includes('temporarily unavailable')),
-      5_000,
-      'the command answered "temporarily unavailable"',
-    );
-    await sleep(8_000);
-    for (const replica of three) await stopReplica(replica);
+        if (left?.n === 0) break;
+        await sleep(500);
+      }
+      for (const replica of three) await stopReplica(replica);
 
-    const posted = digestCounts(slack);
-    expect([...posted].filter(([, n]) => n > 1)).toEqual([]);
-    expect(await lostSlots(store, posted, EVERY_MS)).toEqual([]);
-    // The slots of the outage were posted after it.
-    const during = [...posted.keys()].filter((k) => {
-      const at = Date.parse(k.split('@')[1] as string);
-      return at > downFrom + 500 && at < upAt - 500;
-    });
-    expect(during.length).toBeGreaterThan(0);
-  }, 120_000);
+      const posted = digestCounts(slack);
+      expect([...posted].filter(([, n]) => n > 1)).toEqual([]);
+      expect(await lostSlots(store, posted, EVERY_MS)).toEqual([]);
+      // The slots of the outage were posted after it.
+      const during = [...posted.keys()].filter((k) => {
+        const at = Date.parse(k.split('@')[1] as string);
+        return at > downFrom + 500 && at < upAt - 500;
+      });
+      expect(during.length).toBeGreaterThan(0);
+    },
+    OUTAGE_MS + 100_000,
+  );
 });
