@@ -179,14 +179,18 @@ export class SlackTestServer {
 
   /**
    * Sends an envelope (`slash_commands`, `interactive`, `events_api`) over the newest open Socket
-   * Mode connection; resolves with the bot's acknowledgement and how long it took.
+   * Mode connection, or the open one at index `connection` (oldest first: several bots, each with
+   * its own, as Slack spreads events over them); resolves with the bot's acknowledgement and how
+   * long it took. `retryAttempt` marks it as Slack's redelivery of an unacknowledged envelope.
    */
   async sendEnvelope(
     type: 'slash_commands' | 'interactive' | 'events_api',
     payload: Record<string, unknown>,
     timeoutMs = 5_000,
+    options: { connection?: number; retryAttempt?: number } = {},
   ): Promise<{ ack: Record<string, unknown>; ms: number }> {
-    const peer = [...this.socketConnections].reverse().find((c) => c.isOpen);
+    const open = this.socketConnections.filter((c) => c.isOpen);
+    const peer = options.connection === undefined ? open.at(-1) : open[options.connection];
     if (!peer) throw new Error('no open Socket Mode connection');
     const envelopeId = `env-${++this.envelopeCounter}`;
     const started = performance.now();
@@ -201,7 +205,13 @@ export class SlackTestServer {
       });
     });
     peer.sendText(
-      JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api' }),
+      JSON.stringify({
+        envelope_id: envelopeId,
+        type,
+        payload,
+        accepts_response_payload: type !== 'events_api',
+        ...(options.retryAttempt === undefined ? {} : { retry_attempt: options.retryAttempt, retry_reason: 'timeout' }),
+      }),
     );
     const ack = await acked;
     return { ack, ms: performance.now() - started };
