@@ -1,7 +1,8 @@
 /**
  * bench/render: chart rendering in process against the browser-screenshot method.
  * - median and p95 of a 1200×600 time-series chart (3 series × 90 points) on a warm renderer,
- *   at 2× pixel density (a 2400×1200 PNG), and at the digest's own size;
+ *   at 2× pixel density (a 2400×1200 PNG), and at the digest's own size (one chart again and
+ *   again, and two different charts in turn: the renderer keeps and updates a chart per size);
  * - memory growth over 5,000 renders (RSS and heap after GC, sampled every 1,000);
  * - the same chart encoded by Skia's own PNG encoder instead of ours (zlib level 1, no filter);
  * - the same Chart.js configuration rendered by headless Chromium (new page per chart in a warm
@@ -69,6 +70,17 @@ export function ninetyDayView(): ReportView {
     warnings: [],
     generatedAt: '2026-11-20T09:00:00Z',
   };
+}
+
+/** Another digest chart of the same size: 60 days, other values, so other scales, ticks and labels. */
+function otherDigestView(): ReportView {
+  const view = ninetyDayView();
+  const rows = view.rows.slice(30).map((row, i) => ({
+    ...row,
+    spend: Number(row.spend) * 2.3 + 500 * Math.sin(i / 3),
+    installs: Math.round(Number(row.installs) * 0.4),
+  }));
+  return { ...view, title: 'Spend and installs, last 60 days', rows, totalRowCount: rows.length };
 }
 
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
@@ -181,6 +193,18 @@ export async function run(args: readonly string[]): Promise<void> {
       `the digest size (${spec.width}×${spec.height} canvas at 2×)`,
     ),
   ];
+
+  // The renderer keeps one chart per size and updates it with the next config: the line above
+  // draws one config again and again, this one two different charts in turn (other data, scales
+  // and labels each time), so the kept chart is never handed what it drew last.
+  const other = buildChartConfig(otherDigestView());
+  if (!other) throw new Error('bench view has no chart');
+  for (let i = 0; i < 10; i++) await renderer.render(i % 2 ? other : spec);
+  let turn = 0;
+  const alternating = await timeRenders(() => renderer.render(turn++ % 2 ? other : spec), timed);
+  console.log(
+    `  two different digest charts in turn: median ${fmt(median(alternating))} ms  p95 ${fmt(quantile(alternating, 0.95))} ms`,
+  );
 
   // The same drawing with Skia's own PNG encoder (no compression level: its default), for comparison.
   const skiaRender = async () => {

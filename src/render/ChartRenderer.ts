@@ -3,7 +3,9 @@
  * packages: nothing to compile, nothing to install). The project's own fonts are registered once,
  * so output is identical on every machine; the background is white (a transparent PNG looks
  * broken in Slack's dark mode). A render draws and encodes synchronously, start to end, so renders
- * share one canvas per size without disturbing each other.
+ * share one canvas per size without disturbing each other, and one Chart.js chart per size: the
+ * next chart of that size replaces its type, data and options and redraws, which costs about half
+ * of building a chart (docs/benchmarks.md) and draws the same pixels (a test compares them).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -99,6 +101,12 @@ export function viewMayHaveChart(view: ReportView, kind: ViewChartKind = 'main')
   return kind === 'share' ? postbacks : view.chart !== undefined || postbacks;
 }
 
+/** A canvas of one size and the chart last drawn on it, kept to draw the next chart of that size. */
+interface SizeSlot {
+  canvas: Canvas;
+  chart: Chart | undefined;
+}
+
 export interface ChartRendererOptions {
   /** Where the TTF files are; found by walking up from this module by default. */
   fontDir?: string;
@@ -111,7 +119,7 @@ export interface ChartRendererOptions {
  */
 export class ChartRenderer implements ViewChartRenderer {
   readonly #fontDir: string | undefined;
-  readonly #canvases = new Map<string, Canvas>();
+  readonly #slots = new Map<string, SizeSlot>();
   #last: Promise<void> = Promise.resolve();
 
   constructor(options: ChartRendererOptions = {}) {
@@ -143,19 +151,17 @@ export class ChartRenderer implements ViewChartRenderer {
 
   async #renderNow(config: AnyChartConfig, width: number, height: number): Promise<Buffer> {
     prepareChartJs(this.#fontDir);
-    const canvas = this.#canvas(width, height);
+    const slot = this.#slot(width, height);
     // Chart.js writes to the options it is given; hand it a copy.
-    const own = {
-      ...config,
-      options: { ...config.options, responsive: false, animation: false, devicePixelRatio: PIXEL_RATIO },
-      plugins: [...(config.plugins ?? []), WHITE_BACKGROUND],
-    } as ChartConfiguration;
-    const chart = new Chart(canvas as unknown as ConstructorParameters<typeof Chart>[0], own);
+    const options = { ...config.options, responsive: false, animation: false, devicePixelRatio: PIXEL_RATIO };
+    // A chart with plugins of its own neither reuses nor is kept: a chart's plugins cannot be swapped.
+    const keep = (config.plugins ?? []).length === 0;
+    this.#draw(slot, config, options as ChartConfiguration['options'], { width, height, reuse: keep });
     let png: Buffer;
     try {
-      png = encodeOpaquePng(canvas.data(), canvas.width, canvas.height);
+      png = encodeOpaquePng(slot.canvas.data(), slot.canvas.width, slot.canvas.height);
     } finally {
-      chart.destroy();
+      if (!keep) this.#drop(slot);
     }
     // The pixel copy is native memory freed by a finaliser that runs only when the event loop
     // turns; a burst of renders in one turn would hold every copy (3 MB per digest chart).
@@ -163,25 +169,59 @@ export class ChartRenderer implements ViewChartRenderer {
     return png;
   }
 
-  /** How many canvases exist: one per distinct size rendered so far. */
-  get canvasCount(): number {
-    return this.#canvases.size;
+  /**
+   * Draws the config on the slot's canvas: by updating the chart kept there (Chart.js rebuilds
+   * scales, datasets and layout from the new config and clears the canvas before drawing), or by
+   * building a chart. A chart whose update throws is dropped.
+   */
+  #draw(
+    slot: SizeSlot,
+    config: AnyChartConfig,
+    options: ChartConfiguration['options'],
+    { width, height, reuse }: { width: number; height: number; reuse: boolean },
+  ): void {
+    const kept = slot.chart;
+    if (kept && reuse) {
+      try {
+        (kept.config as ChartConfiguration).type = config.type;
+        kept.data = config.data as Chart['data'];
+        kept.options = options as Chart['options'];
+        kept.update('none');
+        return;
+      } catch (error) {
+        this.#drop(slot);
+        throw error;
+      }
+    }
+    this.#drop(slot);
+    // Chart.js reads the logical size from the canvas and scales it by the pixel ratio.
+    slot.canvas.width = width;
+    slot.canvas.height = height;
+    const own = { ...config, options, plugins: [...(config.plugins ?? []), WHITE_BACKGROUND] } as ChartConfiguration;
+    slot.chart = new Chart(slot.canvas as unknown as ConstructorParameters<typeof Chart>[0], own);
   }
 
-  /**
-   * The canvas for this size, set to the logical size: Chart.js reads it from the canvas and
-   * scales it by the pixel ratio before drawing (which replaces the pixels of the last chart).
-   */
-  #canvas(width: number, height: number): Canvas {
+  /** Destroys the slot's chart, if any; the canvas stays for the next chart of its size. */
+  #drop(slot: SizeSlot): void {
+    const chart = slot.chart;
+    slot.chart = undefined;
+    chart?.destroy();
+  }
+
+  /** How many canvases exist: one per distinct size rendered so far. */
+  get canvasCount(): number {
+    return this.#slots.size;
+  }
+
+  /** The canvas (and kept chart) for this size. */
+  #slot(width: number, height: number): SizeSlot {
     const key = `${width}x${height}`;
-    let canvas = this.#canvases.get(key);
-    if (!canvas) {
-      canvas = createCanvas(width, height);
-      this.#canvases.set(key, canvas);
+    let slot = this.#slots.get(key);
+    if (!slot) {
+      slot = { canvas: createCanvas(width, height), chart: undefined };
+      this.#slots.set(key, slot);
     }
-    canvas.width = width;
-    canvas.height = height;
-    return canvas;
+    return slot;
   }
 }
 

@@ -1,5 +1,12 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { buildChartConfig, ChartRenderer, viewMayHaveChart } from '../../../src/render/index.js';
+import {
+  alertChartSpec,
+  buildChartConfig,
+  ChartRenderer,
+  type ChartSpec,
+  viewMayHaveChart,
+} from '../../../src/render/index.js';
+import type { ReportView } from '../../../src/view/index.js';
 import { shareView, stackedView, timeSeriesView, topNView } from '../../support/renderFixtures.js';
 
 /** Width and height from a PNG's IHDR chunk. */
@@ -27,6 +34,52 @@ describe('ChartRenderer', () => {
     await renderer.render(bars);
     expect((await renderer.render(spec)).equals(first)).toBe(true);
   });
+
+  it('draws the same pixels on a kept chart as on a new one, whatever was drawn on it before', async () => {
+    // One renderer keeps a chart per size and updates it with each config; every chart here
+    // follows others of its size with other types, datasets, stacking, axes and lengths.
+    const spec = (view: ReportView, kind: 'main' | 'share' = 'main'): ChartSpec => {
+      const built =
+        kind === 'main' ? buildChartConfig(view) : buildChartConfig(view, { kind: 'share', x: 'value', series: [] });
+      if (!built) throw new Error('no chart');
+      return built;
+    };
+    const points = [5.1, 5.6, 7.1, 6.2, 4.8].map((value, i) => ({ at: `2026-11-1${i}T00:00:00Z`, value }));
+    const metric = {
+      key: 'installsCpi',
+      label: 'CPI',
+      unit: 'currency' as const,
+      polarity: 'lower_is_better' as const,
+    };
+    const alert = alertChartSpec({
+      title: 'CPI unusual',
+      metric,
+      points,
+      band: { low: 4, high: 6.5 },
+      timezone: 'UTC',
+    });
+    if (!alert) throw new Error('no alert chart');
+    const sequence = [
+      spec(timeSeriesView(90)),
+      spec(topNView(10)),
+      spec(stackedView()),
+      spec(timeSeriesView(7)),
+      alert,
+      spec(shareView(), 'share'),
+      spec(topNView(3)),
+      spec(stackedView()),
+      spec(timeSeriesView(30)),
+      spec(topNView(14)),
+      spec(timeSeriesView(90)),
+    ];
+    const kept = new ChartRenderer();
+    for (const [i, s] of sequence.entries()) {
+      const reused = await kept.render(s);
+      const fresh = await new ChartRenderer().render(s);
+      expect([i, reused.equals(fresh)]).toEqual([i, true]);
+    }
+    expect(kept.canvasCount).toBeLessThan(sequence.length);
+  }, 60_000);
 
   it('paints a white background, not a transparent one, at every chart size', async () => {
     // A short chart first, then a taller one: the background must cover the taller one too.

@@ -26,6 +26,21 @@ describe('encodeOpaquePng', () => {
     expect(Buffer.from(ctx.getImageData(0, 0, width, height).data).equals(Buffer.from(pixels))).toBe(true);
   });
 
+  it('reads back right after encoding a larger image and before a larger one (the row buffer is reused)', async () => {
+    for (const [width, height] of [
+      [64, 48],
+      [17, 5],
+      [80, 61],
+    ] as const) {
+      const pixels = pattern(width, height);
+      const image = await loadImage(encodeOpaquePng(pixels, width, height));
+      const canvas = createCanvas(width, height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(image, 0, 0);
+      expect(Buffer.from(ctx.getImageData(0, 0, width, height).data).equals(Buffer.from(pixels))).toBe(true);
+    }
+  });
+
   it('refuses pixels that do not match the size', () => {
     expect(() => encodeOpaquePng(new Uint8Array(10), 2, 2)).toThrow('is not 2×2 RGBA pixels');
   });
