@@ -306,7 +306,7 @@ export async function run(args: readonly string[]): Promise<void> {
         `  runs claimed: ${claims?.n} (highest attempt ${claims?.attempts}) over ${fmt(claimSpanMs / 1000, 2)} s → ${fmt(((claims?.n ?? 0) * 1000) / Math.max(1, claimSpanMs), 1)} claims/s (paced by Slack: a claim is made when a pool place frees)`,
       );
       console.log(
-        `  database connections at most: ${peakConnections} (≤ 6 per replica); peak RSS per replica: ${peaks.map((p) => `${fmt(p.peak.rss)} MiB`).join(', ')}`,
+        `  database connections at most: ${peakConnections} (≤ 11 per replica); peak RSS per replica: ${peaks.map((p) => `${fmt(p.peak.rss)} MiB`).join(', ')}`,
       );
     } finally {
       for (const child of children) await stop(child);

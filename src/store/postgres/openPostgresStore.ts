@@ -27,7 +27,7 @@ export interface PostgresStoreOptions {
   clock?: () => Date;
   limits?: Partial<StoreLimits>;
   pool?: {
-    /** Connections at most (default 5), besides the one session that listens for changes. */
+    /** Connections at most (default 10: the store, the heartbeat and the job queue), besides the one session that listens for changes. */
     max?: number;
     /** How long a query waits for a free connection or a new one (default 5 s). */
     connectionTimeoutMillis?: number;
@@ -82,7 +82,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const origin = `pivotbot-${process.pid}-${randomBytes(6).toString('hex')}`;
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.pool?.max ?? 5,
+    max: options.pool?.max ?? 10,
     connectionTimeoutMillis: options.pool?.connectionTimeoutMillis ?? 5000,
     idleTimeoutMillis: 30_000,
   });
