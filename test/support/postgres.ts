@@ -49,7 +49,8 @@ export async function stopTestPostgres(): Promise<void> {
  * and its sessions are ended instead.
  */
 export async function databaseOutage(database: string): Promise<() => Promise<void>> {
-  const server = await (running ??= start());
+  running ??= start();
+  const server = await running;
   if (server.halt) return server.halt();
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
