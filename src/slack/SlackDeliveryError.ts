@@ -46,6 +46,13 @@ function userMessageFor(error: string): string {
   }
 }
 
+/**
+ * Errors Slack answers (HTTP 200, `ok: false`) that its Web API documentation calls transient,
+ * "likely due to a transient issue on our end": a scheduled delivery tries them again instead of
+ * giving up at once.
+ */
+const TRANSIENT_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
+
 /** Maps what @slack/web-api throws to a typed error. */
 export function toDeliveryError(method: string, error: unknown): SlackDeliveryError {
   if (error instanceof SlackDeliveryError) return error;
@@ -54,7 +61,10 @@ export function toDeliveryError(method: string, error: unknown): SlackDeliveryEr
     return new SlackDeliveryError(method, slackError, { retryable: error.retryable, cause: error });
   }
   if (error instanceof webApi.WebAPIPlatformError)
-    return new SlackDeliveryError(method, error.data.error, { cause: error });
+    return new SlackDeliveryError(method, error.data.error, {
+      retryable: TRANSIENT_ERRORS.has(error.data.error),
+      cause: error,
+    });
   if (error instanceof webApi.WebAPIRateLimitedError)
     return new SlackDeliveryError(method, 'ratelimited', { retryable: true, cause: error });
   if (error instanceof webApi.WebAPIHTTPError) {

@@ -41,6 +41,8 @@ export interface HistoryMessage {
   threadTs?: string;
   /** Present when asked for with `includeAllMetadata` and the message carries some. */
   metadata?: MessageMetadata;
+  /** Files shared with the message (an upload into a thread is such a message). */
+  files?: Array<{ id: string; name?: string }>;
 }
 
 /**
@@ -468,6 +470,12 @@ function toHistoryMessage(raw: Record<string, unknown>): HistoryMessage {
   const metadata = raw.metadata as Partial<MessageMetadata> | undefined;
   if (metadata && typeof metadata.event_type === 'string') {
     message.metadata = { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} };
+  }
+  if (Array.isArray(raw.files)) {
+    message.files = (raw.files as Array<{ id?: unknown; name?: unknown }>).map((f) => ({
+      id: String(f.id ?? ''),
+      ...(typeof f.name === 'string' ? { name: f.name } : {}),
+    }));
   }
   return message;
 }

@@ -9,7 +9,7 @@ import { digestFailureMessage, lateNote } from '../render/index.js';
 import { findReport, type LoadedReports } from '../reports/index.js';
 import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
-import { type DeliveryDeps, runAndDeliver } from './deliverRun.js';
+import { type DeliveryDeps, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
 import type { HistoryMessage, MessageMetadata } from './SlackGateway.js';
 
 /** The metadata event type of digest posts. */
@@ -76,6 +76,7 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
     const earlier = findDigestPost(history, run);
     if (earlier) {
       deps.logger.info({ ...where, ts: earlier.ts }, 'digest already posted by an earlier attempt; not posting again');
+      await completeThread(run, earlier.ts, deps);
       return { messageTs: earlier.ts };
     }
   }
@@ -117,6 +118,31 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
   );
   deps.logger.debug({ ...where, ts: delivered.messageTs }, 'digest delivered');
   return { messageTs: delivered.messageTs };
+}
+
+/**
+ * An earlier attempt's digest was found in the channel. If its thread has no file, that attempt
+ * may have died between the post and the upload (the CSV, the postback chart): the report is run
+ * again as of the slot and only the thread's files are posted. A digest that went async is left
+ * to its job's delivery (resumed or adopted), which owns that thread.
+ */
+async function completeThread(run: SlotRun, ts: string, deps: DigestDeps): Promise<void> {
+  const { spec, slot } = run;
+  if (deps.store.jobs.list().some((job) => job.threadTs === ts)) return;
+  const replies = await deps.slack.replies(spec.channel, ts, { signal: run.signal });
+  if (replies.some((m) => m.ts !== ts && (m.files?.length ?? 0) > 0)) return;
+  const report = findReport(await deps.loadReports(), spec.report);
+  const uploaded = await redeliverThreadFiles(
+    { report, asOf: slot, csv: report.definition.deliver?.csv !== false },
+    { channel: spec.channel, threadTs: ts },
+    { ...deps, signal: run.signal },
+  );
+  if (uploaded > 0) {
+    deps.logger.info(
+      { report: spec.report, channel: spec.channel, slot: slot.toISOString(), ts, files: uploaded },
+      "digest's thread files posted after an earlier attempt stopped before uploading them",
+    );
+  }
 }
 
 /**

@@ -148,6 +148,38 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
   }
 }
 
+/**
+ * Runs a report again (as of `target.asOf`) and posts only what goes into its result's thread:
+ * for a digest whose message went out but whose files died with the process that posted it.
+ * Resolves to how many files were uploaded.
+ */
+export async function redeliverThreadFiles(
+  target: RunTarget,
+  thread: { channel: string; threadTs: string },
+  deps: DeliveryDeps,
+): Promise<number> {
+  const runDir = join(deps.workDir, 'runs', randomUUID());
+  await mkdir(runDir, { recursive: true });
+  try {
+    const view = await runReport(
+      target.report,
+      {
+        client: deps.client,
+        now: target.asOf ? () => target.asOf as Date : deps.clock,
+        outDir: runDir,
+        viewJson: false,
+        logger: deps.logger,
+        defaultTimeZone: deps.defaultTimeZone,
+        signal: deps.signal,
+      },
+      target.range !== undefined ? { range: target.range } : {},
+    );
+    return await postThreadFiles(view, target.csv ? { csv: true } : {}, thread, deps);
+  } finally {
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
 /** Stores the job first (so a restart can resume it), then posts its progress message. */
 async function startJob(
   job: AsyncPivot,
@@ -279,9 +311,32 @@ export async function postView(
     posted = await deps.slack.post(place.channel, build(), postOptions);
   }
   deps.logger.debug({ channel: posted.channel, ts: posted.ts, report: view.reportId }, 'result message posted');
-  const threadTs = place.threadTs ?? posted.ts;
+  // Uploads need the channel's id; a channel given as #name was resolved by the post.
+  await postThreadFiles(
+    view,
+    how,
+    { channel: posted.channel, threadTs: place.threadTs ?? posted.ts },
+    deps,
+    chart && !chartPosted ? chart : undefined,
+  );
+  return posted;
+}
+
+/**
+ * What goes into a result's thread, in one upload: the chart when it could not be shown in the
+ * message (`chartInThread`), the postback share chart, and the CSV when asked for or when the
+ * table was cut. Resolves to how many files were uploaded.
+ */
+export async function postThreadFiles(
+  view: ReportView,
+  how: Pick<PostHow, 'csv'>,
+  thread: { channel: string; threadTs: string },
+  deps: PostDeps,
+  chartInThread?: RenderedChart,
+): Promise<number> {
   const files = [];
-  if (chart && !chartPosted) files.push({ filename: `${view.reportId}.png`, data: chart.data, title: chart.alt });
+  if (chartInThread)
+    files.push({ filename: `${view.reportId}.png`, data: chartInThread.data, title: chartInThread.alt });
   const sharePng = view.chart?.kind === 'share' ? undefined : await renderChart(view, deps, 'share');
   if (sharePng && sharePng !== 'failed')
     files.push({ filename: `${view.reportId}-postbacks.png`, data: sharePng.data, title: sharePng.alt });
@@ -293,9 +348,8 @@ export async function postView(
       title: `${view.title}: ${view.range.label}`,
     });
   }
-  // Uploads need the channel's id; a channel given as #name was resolved by the post.
-  if (files.length > 0) await deps.slack.upload(posted.channel, files, { threadTs });
-  return posted;
+  if (files.length > 0) await deps.slack.upload(thread.channel, files, { threadTs: thread.threadTs });
+  return files.length;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface Fault {
   retryAfterSeconds?: number;
   /** How many calls the fault applies to (default 1). */
   times?: number;
+  /** Only calls whose arguments match (others pass through and leave the fault waiting). */
+  where?: (args: Record<string, unknown>) => boolean;
 }
 
 /** Slack message metadata as the bot sent it. */
@@ -94,6 +96,8 @@ export class SlackTestServer {
   private readonly faults = new Map<string, Fault[]>();
   private readonly waiters: Array<{ test: () => boolean; resolve: () => void }> = [];
   private readonly sockets = new Set<Socket>();
+  /** Files shared into threads (`files.completeUploadExternal` with `thread_ts`), shown in `conversations.replies`. */
+  readonly fileShares: Array<{ channel: string; threadTs: string; ts: string; files: unknown[] }> = [];
   /** Socket Mode connections the bot opened, oldest first. */
   readonly socketConnections: WebSocketPeer[] = [];
   private readonly envelopeAcks = new Map<string, (ack: Record<string, unknown>) => void>();
@@ -304,7 +308,9 @@ export class SlackTestServer {
     const call: SlackCall = { method, args, token, at: Date.now() };
     this.calls.push(call);
 
-    const fault = this.faults.get(method)?.shift();
+    const waiting = this.faults.get(method) ?? [];
+    const index = waiting.findIndex((f) => f.where === undefined || f.where(call.args));
+    const fault = index < 0 ? undefined : waiting.splice(index, 1)[0];
     if (fault) {
       if (fault.status !== undefined) {
         const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -397,7 +403,17 @@ export class SlackTestServer {
       }
       case 'files.completeUploadExternal': {
         const files = parseJson(String(args.files ?? '[]')) as Array<{ id: string; title?: string }>;
-        return { ok: true, files: files.map((f) => ({ id: f.id, title: f.title ?? '', name: f.title ?? '' })) };
+        const shared = files.map((f) => ({ id: f.id, title: f.title ?? '', name: f.title ?? '' }));
+        // Like Slack: files shared into a thread show in its replies, as a message with `files`.
+        if (typeof args.channel_id === 'string' && typeof args.thread_ts === 'string') {
+          this.fileShares.push({
+            channel: args.channel_id,
+            threadTs: args.thread_ts,
+            ts: this.nextTs(),
+            files: shared,
+          });
+        }
+        return { ok: true, files: shared };
       }
       default:
         return { ok: false, error: 'unknown_method' };
@@ -482,9 +498,13 @@ export class SlackTestServer {
       return { ok: false, error: 'thread_not_found' };
     const limit = Math.min(1000, Math.max(1, Number(args.limit ?? 1000) || 1000));
     const withMetadata = isTrue(args.include_all_metadata);
-    const found = this.messages
-      .filter((m) => m.channel === channel && (m.ts === ts || m.threadTs === ts))
-      .sort((a, b) => (tsMicros(a.ts) > tsMicros(b.ts) ? 1 : -1));
+    const shares = this.fileShares
+      .filter((f) => f.channel === channel && f.threadTs === ts)
+      .map((f) => ({ ts: f.ts, text: '', files: f.files }) as { ts: string; text: string; files?: unknown[] });
+    const found = [
+      ...this.messages.filter((m) => m.channel === channel && (m.ts === ts || m.threadTs === ts)),
+      ...shares,
+    ].sort((a, b) => (tsMicros(a.ts) > tsMicros(b.ts) ? 1 : -1));
     return {
       ok: true,
       has_more: found.length > limit,
@@ -496,7 +516,8 @@ export class SlackTestServer {
         ts: m.ts,
         thread_ts: ts,
         text: m.text,
-        ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+        ...('files' in m && m.files ? { files: m.files } : {}),
+        ...(withMetadata && 'metadata' in m && m.metadata ? { metadata: m.metadata } : {}),
       })),
     };
   }

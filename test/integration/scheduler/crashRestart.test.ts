@@ -90,5 +90,14 @@ describe('scheduled digests across SIGKILLs', () => {
     }
     expect(lost).toEqual([]);
     expect(posted.size).toBeGreaterThan(KILLS / 2);
+    // Each digest has its CSV in its thread once, those whose bot died between the post and the
+    // upload too (the next attempt finds the post without files and uploads them).
+    const uploadsInto = (ts: string) =>
+      slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === ts).length;
+    expect(
+      digests()
+        .filter((m) => uploadsInto(m.ts) !== 1)
+        .map((m) => m.metadata?.event_payload.slot),
+    ).toEqual([]);
   }, 240_000);
 });

@@ -11,6 +11,7 @@ import { secondsReport, writeReports } from '../../support/scheduledReports.js';
 import type { StoredMessage } from '../../support/slackTestServer.js';
 
 const CHANNEL = 'C0GENERAL1';
+const CSV_CHANNEL = 'C0MARKET01';
 
 function digests(messages: readonly StoredMessage[], report: string): StoredMessage[] {
   return messages.filter(
@@ -28,6 +29,7 @@ describe('scheduled digests', () => {
     dir = await mkdtemp(join(tmpdir(), 'pivotbot-sched-'));
     const reports = await writeReports(dir, {
       'every-two': secondsReport({ title: 'Every two seconds', channels: [CHANNEL], everySeconds: 2 }),
+      'csv-only': secondsReport({ title: 'CSV only', channels: [CSV_CHANNEL], everySeconds: 2, chart: false }),
     });
     await harness.start({ env: { PIVOTBOT_REPORTS_DIR: reports } });
   }, 60_000);
@@ -130,4 +132,30 @@ describe('scheduled digests', () => {
       'the report channel still posting',
     );
   }, 60_000);
+
+  it('posts the CSV of a digest whose upload failed after its post when the slot is retried, without posting it again', async () => {
+    const slack = harness.slack;
+    // The next upload into a csv-only digest's thread fails (a transient Slack error), as if its
+    // process had died there: the attempt fails after its post.
+    let failedThread: string | undefined;
+    slack.fail('files.completeUploadExternal', {
+      error: 'internal_error',
+      where: (args) => {
+        if (args.channel_id !== CSV_CHANNEL || typeof args.thread_ts !== 'string') return false;
+        failedThread = args.thread_ts;
+        return true;
+      },
+    });
+    await slack.waitFor(() => failedThread !== undefined, 15_000, 'the failed upload');
+    const intoThread = () =>
+      slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === failedThread);
+    // The retry (1 s later) finds the digest in the history and uploads only its files.
+    await slack.waitFor(() => intoThread().length >= 2, 15_000, 'the CSV uploaded by the retry');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(intoThread()).toHaveLength(2);
+    const digest = digests(slack.messages, 'csv-only').find((m) => m.ts === failedThread) as StoredMessage;
+    expect(digests(slack.messages, 'csv-only').filter((m) => slotOf(m) === slotOf(digest))).toHaveLength(1);
+    const run = harness.bot.store.runs.findByIdempotencyKey(`digest:csv-only:${CSV_CHANNEL}:${slotOf(digest)}`);
+    expect(run).toMatchObject({ status: 'succeeded', attempt: 2, messageTs: failedThread });
+  }, 40_000);
 });
