@@ -39,6 +39,13 @@ export interface ReplicaLeases {
    * database does not answer.
    */
   firstSeen(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * True when this process's heartbeat was written within the last third of a lease, else renews
+   * it now and says whether that worked. Work is taken only with a current heartbeat: after a
+   * database outage longer than the lease, the others see this process as stopped until its
+   * heartbeat is written again, and would take over what it starts meanwhile.
+   */
+  fresh(): Promise<boolean>;
   /** Renews this process's heartbeat now (also done on a timer). False when the database did not answer. */
   heartbeat(): Promise<boolean>;
   /** Stops the heartbeat and removes this process's row: what it still held is adopted at once by the others. */
@@ -89,6 +96,8 @@ export async function startReplicaLeases(
   const { owner, leaseMs, logger, location } = options;
   let closed = false;
   let warned = false;
+  /** When the heartbeat was last written (this process's clock; only its age is used). */
+  let beatAt = Number.NEGATIVE_INFINITY;
   let beats = 0;
   /** Leases whose first write failed: written with the next heartbeat, unless another replica took the work meanwhile. */
   const unrecorded = new Set<string>();
@@ -113,6 +122,7 @@ export async function startReplicaLeases(
       if (++beats % 30 === 0) await pool.query('DELETE FROM pivotbot_request_keys WHERE expires_at < now()');
       if (warned) logger.info({ store: location }, 'replica heartbeat written again');
       warned = false;
+      beatAt = Date.now();
       return true;
     } catch (error) {
       if (!warned) logger.warn({ err: error, store: location }, 'replica heartbeat not written; retrying');
@@ -121,12 +131,15 @@ export async function startReplicaLeases(
     }
   };
 
+  const fresh = async (): Promise<boolean> => Date.now() - beatAt < Math.max(100, leaseMs / 3) || (await heartbeat());
+
   // The first heartbeat must land: a replica that cannot announce itself would see its own work adopted.
   await pool.query(
     `INSERT INTO pivotbot_replicas (owner, expires_at) VALUES ($1, now() + $2 * interval '1 millisecond')
      ON CONFLICT (owner) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
     [owner, leaseMs],
   );
+  beatAt = Date.now();
   const timer = setInterval(() => void heartbeat(), Math.max(100, Math.floor(leaseMs / 3)));
   timer.unref();
 
@@ -144,6 +157,7 @@ export async function startReplicaLeases(
     owner,
     leaseMs,
     async hold(kind, id) {
+      await fresh();
       const key = leaseKey(kind, id);
       const written = await quietly(
         'lease',
@@ -183,6 +197,7 @@ export async function startReplicaLeases(
       );
       return rows.length === 1;
     },
+    fresh,
     heartbeat,
     async close() {
       if (closed) return;

@@ -136,7 +136,8 @@ export async function startSlotQueue(
       for (const [id, outcome] of [...owed]) await settle(id, outcome);
       const free = concurrency - running.size;
       let jobs: Array<PgBoss.JobWithMetadata<QueuedSlot>> = [];
-      if (free > 0) {
+      // Only with a current heartbeat: after an outage the others would take over what is started first.
+      if (free > 0 && (await leases.fresh())) {
         try {
           jobs = await boss.fetch<QueuedSlot>(QUEUE, { batchSize: free, includeMetadata: true });
         } catch (error) {
