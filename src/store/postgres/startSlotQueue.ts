@@ -17,6 +17,14 @@ const MAX_HANDOFFS = 20;
  * lease (it died between fetching and recording) is given to another replica after this.
  */
 const BACKSTOP_EXPIRY_SECONDS = 15 * 60;
+/**
+ * Taken jobs (pg-boss's `job` table, state `active`) with no lease row after this long: their
+ * taker's fetch answer was lost, since a taker records its lease right after taking a job.
+ */
+const UNHELD_JOBS = `SELECT j.id::text AS id FROM ${QUEUE_SCHEMA}.job j
+   LEFT JOIN pivotbot_leases l ON l.key = 'slot:' || j.id::text
+  WHERE j.name = $1 AND j.state = 'active' AND l.key IS NULL
+    AND j.started_on < now() - $2 * interval '1 millisecond'`;
 
 type Handler = Parameters<SlotQueue['work']>[1];
 
@@ -83,6 +91,7 @@ export async function startSlotQueue(
   }
 
   const pollMs = Math.max(100, options.pollMs ?? 1000);
+  const unheldAfterMs = Math.max(2 * leases.leaseMs, 30_000);
   const running = new Map<string, Promise<void>>();
   /** Jobs whose handler ended but whose completion the database has not taken yet (an outage): retried each poll. */
   const owed = new Map<string, 'complete' | { failed: string }>();
@@ -92,9 +101,14 @@ export async function startSlotQueue(
   let polling: Promise<void> | undefined;
   let stopped = false;
 
-  /** Running jobs of replicas whose heartbeat stopped: failed back into pg-boss (retried at once) by one replica. */
+  /**
+   * Running jobs of replicas whose heartbeat stopped, and jobs pg-boss marked taken that no replica
+   * ever recorded holding (the answer to a fetch was lost with the database): each failed back into
+   * pg-boss (retried at once) by one replica, long before pg-boss's own expiry.
+   */
   const sweep = async (): Promise<void> => {
-    for (const id of await leases.orphans('slot')) {
+    const { rows } = await pool.query<{ id: string }>(UNHELD_JOBS, [QUEUE, unheldAfterMs]);
+    for (const id of [...(await leases.orphans('slot')), ...rows.map((row) => row.id)]) {
       if (!(await leases.adopt('slot', id))) continue;
       await boss.fail(QUEUE, id, { message: 'the replica running this job stopped answering' });
       await leases.release('slot', id);

@@ -5,6 +5,7 @@
  * when the first one stops; a data wait continues on the other replica; a SIGKILL-like loss of a
  * replica (its heartbeat stops) hands its running slot over, run again as the next attempt.
  */
+import PgBoss from 'pg-boss';
 import { silentLogger } from '../../../src/core/index.js';
 import { createScheduler, type Scheduler, type ScheduleSpec, type SlotRun } from '../../../src/scheduler/index.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
@@ -179,5 +180,44 @@ describe('the scheduler on the job queue (pg-boss)', () => {
       { attempt: 1, status: 'failed' },
       { attempt: 2, status: 'succeeded' },
     ]);
+  }, 30_000);
+
+  it('hands back a job pg-boss marked taken that no replica holds (the answer to its fetch was lost)', async () => {
+    const url = await freshDatabase('pivotbot_queue_unheld');
+    const store = await openPostgresStore({
+      url,
+      logger: silentLogger(),
+      replica: { leaseMs: 1_000 },
+      refreshIntervalMs: 0,
+    });
+    open.push({ name: 'unheld', store, calls: [], scheduler: { stop: async () => undefined } as unknown as Scheduler });
+    const queue = store.queue as NonNullable<PostgresStore['queue']>;
+    const job = {
+      scheduleId: 'report:queued:C1:* * * * * *@UTC',
+      slot: '2026-11-23T09:00:00.000Z',
+      late: false,
+      tries: 1,
+      waitedMs: 0,
+    };
+    expect(await queue.send(job, { key: 'digest:queued:C1:2026-11-23T09:00:00.000Z' })).toBe(true);
+    // Another client takes the job and never answers for it, as a replica whose fetch reply was lost.
+    const other = new PgBoss({
+      connectionString: url,
+      schema: 'pivotbot_queue',
+      supervise: false,
+      schedule: false,
+      migrate: false,
+    });
+    await other.start();
+    const [taken] = await other.fetch('pivotbot-slot');
+    await other.stop({ graceful: false, close: true });
+    expect(taken?.id).toBeDefined();
+    await sql(url, "UPDATE pivotbot_queue.job SET started_on = now() - interval '1 hour' WHERE id = $1", [taken?.id]);
+    const handed: Array<{ handoffs: number; slot: string }> = [];
+    await queue.work(1, async (data, delivery) => {
+      handed.push({ handoffs: delivery.handoffs, slot: data.slot });
+    });
+    await eventually(() => handed.length > 0, 8_000, 'the job run again');
+    expect(handed).toEqual([{ handoffs: 1, slot: job.slot }]);
   }, 30_000);
 });
