@@ -119,7 +119,12 @@ export async function startReplicaLeases(
         for (const key of keys) unrecorded.delete(key);
       }
       // Request keys are only needed for their TTL; any replica may clear the expired ones.
-      if (++beats % 30 === 0) await pool.query('DELETE FROM pivotbot_request_keys WHERE expires_at < now()');
+      if (++beats % 30 === 0) {
+        await pool.query('DELETE FROM pivotbot_request_keys WHERE expires_at < now()');
+        // Rows of processes that died without removing theirs (SIGKILL, a lost host): a dead
+        // holder counts as dead with or without its row, so a day later the row goes.
+        await pool.query("DELETE FROM pivotbot_replicas WHERE expires_at < now() - interval '1 day'");
+      }
       if (warned) logger.info({ store: location }, 'replica heartbeat written again');
       warned = false;
       beatAt = Date.now();
