@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { runDemo } from '../runDemo.js';
 import { type CliIo, CommandExit } from './io.js';
 
 /** `pivotbot demo`: sandbox + every report + out/index.html. */
@@ -13,6 +12,8 @@ export function registerDemo(program: Command, io: CliIo): void {
     .option('--reports <dir>', 'report definitions folder (default: PIVOTBOT_REPORTS_DIR or reports)')
     .action(async (options: { out: string; reports?: string }) => {
       const reportsDir = options.reports ?? io.env.PIVOTBOT_REPORTS_DIR ?? 'reports';
+      // Loaded here: the demo's renderer and page writer are not needed by other commands.
+      const { runDemo } = await import('../runDemo.js');
       const result = await runDemo({ reportsDir, outDir: options.out, progress: (line) => io.out(`${line}\n`) });
       const failed = result.reports.filter((r) => !r.ok);
       for (const b of result.broken) io.err(`broken definition ${b.id}: ${b.reason}\n`);

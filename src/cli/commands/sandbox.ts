@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { runSandboxCommand } from '../../sandbox/index.js';
 import { type CliIo, CommandExit } from './io.js';
 
 /** `pivotbot sandbox`: the embedded Reporting Service alone, until SIGINT or SIGTERM. */
@@ -17,6 +16,8 @@ export function registerSandbox(program: Command, io: CliIo): void {
       'faults from the start, e.g. \'{"http5xxRate":0.2,"latencyMs":300}\' (change them later with PUT /sandbox/faults)',
     )
     .action(async (options: Record<string, string>) => {
+      // Loaded here: DuckDB and the GraphQL server cost every other command ~0.3 s of start-up.
+      const { runSandboxCommand } = await import('../../sandbox/index.js');
       const code = await runSandboxCommand(options, io);
       if (code !== 0) throw new CommandExit(code);
     });
