@@ -94,10 +94,12 @@ describe('scheduled digests across SIGKILLs', () => {
     // upload too (the next attempt finds the post without files and uploads them).
     const uploadsInto = (ts: string) =>
       slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === ts).length;
-    expect(
-      digests()
-        .filter((m) => uploadsInto(m.ts) !== 1)
-        .map((m) => m.metadata?.event_payload.slot),
-    ).toEqual([]);
+    // A slot the bot fell more than ten slots behind on is recorded skipped instead of run again
+    // (catch-up's limit), so a post its killed attempt made keeps no CSV: that is the skip's record.
+    const withoutCsv = digests()
+      .filter((m) => !skipped.has(String(m.metadata?.event_payload.slot)))
+      .filter((m) => uploadsInto(m.ts) !== 1)
+      .map((m) => `${String(m.metadata?.event_payload.slot)}: ${uploadsInto(m.ts)} uploads`);
+    expect(withoutCsv).toEqual([]);
   }, 240_000);
 });
