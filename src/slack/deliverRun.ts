@@ -95,16 +95,7 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
   try {
     const view = await runReport(
       target.report,
-      {
-        client: deps.client,
-        now: target.asOf ? () => target.asOf as Date : deps.clock,
-        outDir: runDir,
-        viewJson: false,
-        logger: deps.logger,
-        defaultTimeZone: deps.defaultTimeZone,
-        asyncWait: { onStatus, signal: deps.signal },
-        signal: deps.signal,
-      },
+      { ...runDeps(target, runDir, deps), asyncWait: { onStatus, signal: deps.signal } },
       { ...(target.range !== undefined ? { range: target.range } : {}), ...(target.mode ? { mode: target.mode } : {}) },
     );
     const threadTs = progress?.ts ?? place.threadTs;
@@ -163,21 +154,26 @@ export async function redeliverThreadFiles(
   try {
     const view = await runReport(
       target.report,
-      {
-        client: deps.client,
-        now: target.asOf ? () => target.asOf as Date : deps.clock,
-        outDir: runDir,
-        viewJson: false,
-        logger: deps.logger,
-        defaultTimeZone: deps.defaultTimeZone,
-        signal: deps.signal,
-      },
+      runDeps(target, runDir, deps),
       target.range !== undefined ? { range: target.range } : {},
     );
     return await postThreadFiles(view, target.csv ? { csv: true } : {}, thread, deps);
   } finally {
     await rm(runDir, { recursive: true, force: true });
   }
+}
+
+/** What `runReport` needs for one run of `target`, its CSV written into `runDir`. */
+function runDeps(target: RunTarget, runDir: string, deps: DeliveryDeps) {
+  return {
+    client: deps.client,
+    now: target.asOf ? () => target.asOf as Date : deps.clock,
+    outDir: runDir,
+    viewJson: false,
+    logger: deps.logger,
+    defaultTimeZone: deps.defaultTimeZone,
+    signal: deps.signal,
+  };
 }
 
 /** Stores the job first (so a restart can resume it), then posts its progress message. */
