@@ -97,18 +97,37 @@ export class BotHarness {
 
   /** Starts (or restarts) the bot on the same store, sandbox and Slack server. */
   async startBot(logger: Logger = silentLogger()): Promise<RunningBot> {
-    this.bot = await startBot({
-      env: this.env(),
-      logger,
-      workDir: join(this.dir, 'work'),
+    this.bot = await this.launch(join(this.dir, 'work'), logger, {
       ...(this.concurrency ? { concurrency: this.concurrency } : {}),
       receiverThread: this.receiverThread,
       ...(this.charts ? { charts: this.charts } : {}),
+    });
+    return this.bot;
+  }
+
+  /**
+   * Another replica beside the harness's bot: the same environment (so the same store when it is
+   * PostgreSQL), a work folder of its own, Slack received and charts drawn in its own thread. The
+   * caller stops it.
+   */
+  startReplica(name = 'other', logger: Logger = silentLogger()): Promise<RunningBot> {
+    return this.launch(join(this.dir, `work-${name}`), logger, { receiverThread: false });
+  }
+
+  private launch(
+    workDir: string,
+    logger: Logger,
+    own: Pick<Parameters<typeof startBot>[0], 'concurrency' | 'receiverThread' | 'charts'>,
+  ): Promise<RunningBot> {
+    return startBot({
+      env: this.env(),
+      logger,
+      workDir,
+      ...own,
       slackRetry: { retries: 3, minTimeout: 50, maxTimeout: 200, maxRetryTime: 20_000 },
       // Slack's per-minute limits per second, so tests that post hundreds of messages take seconds.
       slackRateLimits: this.slackRateLimits,
     });
-    return this.bot;
   }
 
   env(): NodeJS.ProcessEnv {

@@ -4,9 +4,7 @@
  * polls it to the end and delivers the CSV in its thread once. Both bots run in this process
  * (`startBot`), sharing the sandbox (slow async steps) and the Slack test server.
  */
-import { join } from 'node:path';
-import { type RunningBot, startBot } from '../../../src/cli/startBot.js';
-import { silentLogger } from '../../../src/core/index.js';
+import type { RunningBot } from '../../../src/cli/startBot.js';
 import { BotHarness } from '../../support/botHarness.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
 
@@ -26,14 +24,7 @@ describe('an async job whose replica stops', () => {
   });
 
   it('is delivered once by another replica', async () => {
-    other = await startBot({
-      env: harness.env(),
-      logger: silentLogger(),
-      workDir: join(harness.dir, 'work-other'),
-      receiverThread: false,
-      slackRetry: { retries: 3, minTimeout: 50, maxTimeout: 200, maxRetryTime: 20_000 },
-      slackRateLimits: { windowMs: 1000 },
-    });
+    other = await harness.startReplica();
     await harness.command('run site-bundle-quality');
     await harness.slack.waitFor(
       () => harness.bot.store.jobs.listActive().some((j) => j.threadTs !== undefined),

@@ -4,9 +4,7 @@
  * X-Slack-Retry-Num as Slack sends it); the database tells the second it is a repeat, so the user
  * is answered once. A different trigger id is answered by whichever replica gets it.
  */
-import { join } from 'node:path';
-import { type RunningBot, startBot } from '../../../src/cli/startBot.js';
-import { silentLogger } from '../../../src/core/index.js';
+import type { RunningBot } from '../../../src/cli/startBot.js';
 import { BotHarness, SIGNING_SECRET } from '../../support/botHarness.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
 import { postSigned } from '../../support/slackRequests.js';
@@ -21,13 +19,7 @@ describe('a Slack retry delivered to another replica', () => {
   beforeAll(async () => {
     const url = await freshDatabase('pivotbot_slack_retries');
     await harness.start({ env: { PIVOTBOT_STORE: url } });
-    other = await startBot({
-      env: harness.env(),
-      logger: silentLogger(),
-      workDir: join(harness.dir, 'work-other'),
-      receiverThread: false,
-      slackRateLimits: { windowMs: 1000 },
-    });
+    other = await harness.startReplica();
   });
   afterAll(async () => {
     await other?.stop();

@@ -4,9 +4,7 @@
  * them). A command sent over either connection is answered by the bot behind it; Slack's
  * redelivery of the same command (same trigger id) over the other connection is answered once.
  */
-import { join } from 'node:path';
-import { type RunningBot, startBot } from '../../../src/cli/startBot.js';
-import { silentLogger } from '../../../src/core/index.js';
+import type { RunningBot } from '../../../src/cli/startBot.js';
 import { BotHarness } from '../../support/botHarness.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
 import { slashCommandBody } from '../../support/slackRequests.js';
@@ -23,13 +21,7 @@ describe('Socket Mode with two replicas', () => {
   beforeAll(async () => {
     const url = await freshDatabase('pivotbot_socket_replicas');
     await harness.start({ env: { PIVOTBOT_STORE: url, SLACK_APP_TOKEN: APP_TOKEN } });
-    other = await startBot({
-      env: harness.env(),
-      logger: silentLogger(),
-      workDir: join(harness.dir, 'work-other'),
-      receiverThread: false,
-      slackRateLimits: { windowMs: 1000 },
-    });
+    other = await harness.startReplica();
   });
   afterAll(async () => {
     await other?.stop();
