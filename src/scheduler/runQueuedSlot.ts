@@ -1,10 +1,10 @@
 import type { Logger } from '../core/index.js';
-import type { Run, RunsRepository } from '../store/index.js';
+import type { RunsRepository } from '../store/index.js';
 import { retryAction } from './retryAction.js';
 import { specRunKey } from './runKey.js';
 import type { ScheduleSpec } from './ScheduleSpec.js';
 import type { QueuedDelivery, QueuedSlot, SlotQueue } from './SlotQueue.js';
-import { handedOverError, kindOf, type SlotAttempt, StoppedError } from './slotAttempt.js';
+import { type AttemptSlot, handedOverError, kindOf, StoppedError } from './slotAttempt.js';
 
 /** What the replica-mode steps need of the scheduler that runs them. */
 export interface QueuedSlotContext {
@@ -18,15 +18,7 @@ export interface QueuedSlotContext {
   /** The schedule a job names (the list is read again once when this process does not know it). */
   findSpec(id: string): Promise<ScheduleSpec | undefined>;
   /** Claims the slot (or continues `held`) and runs it once: the scheduler's attempt. */
-  attempt(
-    spec: ScheduleSpec,
-    slot: Date,
-    late: boolean,
-    held: Run | undefined,
-    waitedMs: number,
-    signal: AbortSignal,
-    handedOver: boolean,
-  ): Promise<SlotAttempt>;
+  attempt: AttemptSlot;
   giveUp(spec: ScheduleSpec, slot: Date, error: unknown, runId: string): Promise<void>;
   /** A bookkeeping write whose failure is logged, not thrown. */
   record(write: () => Promise<unknown>): Promise<void>;

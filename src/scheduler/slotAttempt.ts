@@ -7,6 +7,20 @@ import type { ScheduleSpec } from './ScheduleSpec.js';
  */
 export type SlotAttempt = 'done' | 'stopped' | { error: unknown; runId: string } | { waitMs: number; run: Run };
 
+/**
+ * Claims a slot (or continues `held`, a run already claimed that waits for data) and runs it once.
+ * `handedOver`: the queue hands the slot over from a replica that stopped or died mid-run.
+ */
+export type AttemptSlot = (
+  spec: ScheduleSpec,
+  slot: Date,
+  late: boolean,
+  held: Run | undefined,
+  waitedMs: number,
+  signal: AbortSignal,
+  handedOver?: boolean,
+) => Promise<SlotAttempt>;
+
 export class StoppedError extends Error {
   constructor() {
     super('the scheduler is stopping');
