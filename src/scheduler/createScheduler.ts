@@ -8,7 +8,7 @@ import { enqueueSlot, type QueuedSlotContext, runQueuedSlot } from './runQueuedS
 import type { GiveUp, Scheduler, SlotResult, SlotRun } from './Scheduler.js';
 import type { ScheduleList, ScheduleProblem, ScheduleSpec } from './ScheduleSpec.js';
 import type { SlotQueue } from './SlotQueue.js';
-import { handedOverError, kindOf, type SlotAttempt, StoppedError } from './slotAttempt.js';
+import { type AttemptSlot, handedOverError, kindOf, type SlotAttempt, StoppedError } from './slotAttempt.js';
 import { createSlotPool } from './slotPool.js';
 
 export type { GiveUp, Scheduler, ScheduleStatus, SlotResult, SlotRun } from './Scheduler.js';
@@ -306,15 +306,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   }
 
   /** Claims the slot (unless it holds it already, waiting for data) and runs it once, inside the pool. */
-  async function attemptSlot(
-    spec: ScheduleSpec,
-    slot: Date,
-    late: boolean,
-    held: Run | undefined,
-    waitedMs: number,
-    signal: AbortSignal,
-    handedOver = false,
-  ): Promise<SlotAttempt> {
+  const attemptSlot: AttemptSlot = async (spec, slot, late, held, waitedMs, signal, handedOver = false) => {
     if (stopping) return 'stopped';
     let run = held;
     if (!run) {
@@ -377,7 +369,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       store.runs.finish(claimed.id, { status: 'succeeded', ...(messageTs === undefined ? {} : { messageTs }) }),
     );
     return 'done';
-  }
+  };
 
   /**
    * A bookkeeping write that failed (disk full, read-only) stays in the store's memory and is
