@@ -42,6 +42,11 @@ export const EMOJI: Readonly<Record<string, string>> = {
   eyes: '👀',
   zzz: '💤',
   bar_chart: '📊',
+  chart_with_upwards_trend: '📈',
+  white_small_square: '▫️',
+  fast_forward: '⏩',
+  no_entry: '⛔',
+  test_tube: '🧪',
 };
 
 /** Tone dots as coloured glyphs: they read the same with or without an emoji font. */

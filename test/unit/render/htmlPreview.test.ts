@@ -1,3 +1,6 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { digestMessage, mrkdwnToHtml, renderHtmlPreview, type SlackMessage } from '../../../src/render/index.js';
 import { timeSeriesView } from '../../support/renderFixtures.js';
 
@@ -20,6 +23,22 @@ describe('mrkdwnToHtml', () => {
     expect(mrkdwnToHtml(':red_circle: ▲')).toContain('class="dot dot-bad"');
     expect(mrkdwnToHtml(':warning: x')).toContain('⚠️');
     expect(mrkdwnToHtml(':unknown_code:')).toBe(':unknown_code:');
+  });
+
+  it('knows every shortcode the messages in src/ use (none shows as raw :text: in the preview)', async () => {
+    const root = fileURLToPath(new URL('../../../src/', import.meta.url));
+    const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.ts'));
+    // Not emoji: `file:line:col`, DuckDB's `:memory:`, `::ffff:` addresses, `http:` in URLs.
+    const notEmoji = new Set(['line', 'memory', 'ffff', 'http']);
+    const used = new Set<string>();
+    for (const file of files) {
+      const text = await readFile(join(root, file), 'utf8');
+      for (const m of text.matchAll(/:([a-z][a-z0-9_+]+):/g))
+        if (!notEmoji.has(m[1] as string)) used.add(m[1] as string);
+    }
+    expect(used.size).toBeGreaterThan(20);
+    const raw = [...used].filter((name) => mrkdwnToHtml(`:${name}:`) === `:${name}:`);
+    expect(raw).toEqual([]);
   });
 });
 
