@@ -43,6 +43,12 @@ export interface RuleEvaluationResult {
   historyFrom?: string[];
   /** Anomaly rules: an entity's baseline values, most recent period first (missing periods left out). */
   baselineOf?: (entityKey: string) => readonly number[] | undefined;
+  /**
+   * Anomaly rules: the points of an entity's chart, oldest first: each baseline period it has a
+   * value in, at that period's start, then `value` at the start of the period evaluated (not the
+   * evaluation's instant: yesterday's value is drawn at yesterday).
+   */
+  anomalyPoints?: (entityKey: string, value: number) => Array<{ at: string; value: number }>;
   /** With `trendDays`, when a threshold or change incident opened: each entity's values by day, oldest first. */
   trend?: ReadonlyMap<string, ReadonlyArray<{ at: string; value: number }>>;
   /** Why the trend could not be fetched (the parents then go out without a chart, saying so). */
@@ -115,12 +121,26 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
       ? {
           history: baselines,
           historyFrom: requests.history.map((h) => h.from),
-          baselineOf: (entityKey: string) => {
-            const observed = observeEntities(rule, view, { history: baselines });
-            if ('reason' in observed) return undefined;
-            return observed.observations.find((o) => o.entityKey === entityKey)?.baseline;
+          baselineOf: (entityKey: string) => baselineOf(rule, view, baselines, entityKey),
+          anomalyPoints: (entityKey: string, value: number) => {
+            const points = requests.history?.flatMap((h, i) => {
+              const past = baselineOf(rule, view, baselines.slice(i, i + 1), entityKey)?.[0];
+              return past === undefined ? [] : [{ at: h.from, value: past }];
+            });
+            return [...(points ?? []).reverse(), { at: requests.compiled.range.from, value }];
           },
         }
       : {}),
   };
+}
+
+function baselineOf(
+  rule: AlertRule,
+  view: ReportView,
+  history: PeriodRows[],
+  entityKey: string,
+): readonly number[] | undefined {
+  const observed = observeEntities(rule, view, { history });
+  if ('reason' in observed) return undefined;
+  return observed.observations.find((o) => o.entityKey === entityKey)?.baseline;
 }

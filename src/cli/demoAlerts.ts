@@ -12,6 +12,7 @@ import {
   durationMs,
   type MessageContext,
   runRuleEvaluation,
+  TREND_DAYS,
 } from '../alerts/index.js';
 import { type Logger, toError } from '../core/index.js';
 import {
@@ -64,6 +65,8 @@ export async function demoAlerts(
           state: { incidents: [] },
           now: deps.now,
           channel: report.definition.deliver?.channels?.[0] ?? 'demo',
+          // As the bot does: a threshold or change incident's chart shows the entity's recent days.
+          trendDays: TREND_DAYS,
         });
         out.evaluated++;
         evaluations.push(result.evaluation.nextState.evaluation);
@@ -79,11 +82,10 @@ export async function demoAlerts(
             rangeLabel: result.rangeLabel,
             now: deps.now,
           };
-          const baseline = result.baselineOf?.(t.entityKey) ?? [];
-          const points = [
-            ...baseline.map((value, i) => ({ at: result.historyFrom?.[i] ?? '', value })).reverse(),
-            { at: deps.now.toISOString(), value: t.value },
-          ].filter((p) => p.at !== '');
+          const points =
+            t.condition.kind === 'anomaly'
+              ? (result.anomalyPoints?.(t.entityKey, t.value) ?? [])
+              : (result.trend?.get(t.entityKey) ?? []);
           const chart = await drawChart(`${id}--${entitySlug(t.entityKey)}.png`, ctx, t, points, deps, out);
           out.entries.push(threadEntry(id, t, ctx, chart));
         }

@@ -90,8 +90,7 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
       for (const t of transitions) {
         if (t.kind !== 'open') continue;
         if (t.condition.kind === 'anomaly') {
-          const points = t.incident.values.map((v) => ({ at: v.at, value: v.value }));
-          chartPoints.set(t.incident.id, [...baselinePoints(result, t), ...points]);
+          chartPoints.set(t.incident.id, result.anomalyPoints?.(t.entityKey, t.value) ?? []);
         } else if (result.trendError) chartUnavailable.add(t.incident.id);
         else chartPoints.set(t.incident.id, [...(result.trend?.get(t.entityKey) ?? [])]);
       }
@@ -292,15 +291,4 @@ function keepUserFields(next: AlertIncident, current: AlertIncident | undefined)
   }
   if (current.channel !== next.channel && current.threadTs !== undefined) out.channel = current.channel;
   return out as unknown as AlertIncident;
-}
-
-/** Anomaly rules: the entity's baseline values at their periods' starts, oldest first, so the parent's chart has a past. */
-function baselinePoints(
-  result: Awaited<ReturnType<typeof runRuleEvaluation>>,
-  t: AlertTransition,
-): Array<{ at: string; value: number }> {
-  if (t.condition.kind !== 'anomaly' || !result.historyFrom) return [];
-  const baseline = result.baselineOf?.(t.entityKey);
-  if (!baseline || baseline.length !== result.historyFrom.length) return [];
-  return baseline.map((value, i) => ({ at: result.historyFrom?.[i] as string, value })).reverse();
 }

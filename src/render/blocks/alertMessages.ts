@@ -9,7 +9,7 @@ import { type FormatUnit, formatValue } from '../format.js';
 import { fitMessage } from '../slackLimits.js';
 import { ACTION_IDS, SNOOZE_ACTIONS } from './actionIds.js';
 import { imageBlock } from './digestMessage.js';
-import { formatElapsed } from './jobProgressMessage.js';
+import { elapsedSuffix, formatElapsed } from './jobProgressMessage.js';
 import { button, context, escapeMrkdwn, mrkdwn } from './text.js';
 import type { Block, ChartImage, SlackMessage } from './types.js';
 
@@ -234,7 +234,7 @@ export function alertParentMessage(input: AlertMessageInput): SlackMessage {
     blocks.push(
       factsLine(input, [
         `${input.severity ?? 'warning'}`,
-        `open since ${formatWhen(input.openedAt, input.timezone)} (${formatElapsed(Date.parse(input.now) - Date.parse(input.openedAt))})`,
+        `open since ${formatWhen(input.openedAt, input.timezone)}${elapsedSuffix(Date.parse(input.now) - Date.parse(input.openedAt))}`,
       ]),
     );
     if (input.chart) blocks.push(imageBlock(input.chart));

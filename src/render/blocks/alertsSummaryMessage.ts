@@ -6,7 +6,7 @@
 import { type FormatUnit, formatValue } from '../format.js';
 import { fitMessage, SLACK_LIMITS, truncateText } from '../slackLimits.js';
 import { formatWhen, mentionText } from './alertMessages.js';
-import { formatElapsed } from './jobProgressMessage.js';
+import { elapsedSuffix } from './jobProgressMessage.js';
 import { context, escapeMrkdwn, mrkdwn } from './text.js';
 import type { Block, SlackMessage } from './types.js';
 
@@ -82,7 +82,7 @@ export function alertsSummaryMessage(input: AlertsSummaryInput): SlackMessage {
           ? ` · snoozed until ${formatWhen(i.snoozedUntil, timezone)}`
           : ' · open';
       const link = o.threadUrl ? ` · <${o.threadUrl}|thread>` : '';
-      return `• *${escapeMrkdwn(short(o.ruleName))}* (${escapeMrkdwn(short(o.reportTitle))}): ${entity}${value}, since ${formatWhen(since, timezone)} (${formatElapsed(Date.parse(now) - Date.parse(since))})${state}${link}`;
+      return `• *${escapeMrkdwn(short(o.ruleName))}* (${escapeMrkdwn(short(o.reportTitle))}): ${entity}${value}, since ${formatWhen(since, timezone)}${elapsedSuffix(Date.parse(now) - Date.parse(since))}${state}${link}`;
     });
     blocks.push({ type: 'section', text: mrkdwn(listText(lines, open.length, '')) });
   }

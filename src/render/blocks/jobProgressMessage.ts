@@ -36,6 +36,11 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
 }
 
+/** ` (2 h 10 min)` after a "since …" for how long that has been; nothing under a minute ("(0 s)" says little). */
+export function elapsedSuffix(ms: number): string {
+  return ms < 60_000 ? '' : ` (${formatElapsed(ms)})`;
+}
+
 /**
  * The progress message of an async job.
  *

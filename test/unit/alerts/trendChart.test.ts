@@ -223,3 +223,47 @@ describe('the parent of a newly opened threshold incident', () => {
     expect(text.indexOf('Chart unavailable')).toBeLessThan(text.indexOf('alert_ack'));
   });
 });
+
+describe('runRuleEvaluation: the chart points of an anomaly incident', () => {
+  const anomalyReport = parseReportText(
+    'title: Platforms\nquery:\n  dimensions: [appPlatform]\n  metrics: [spend]\n  range: yesterday\n  timezone: UTC\nalerts:\n  - id: spend-unusual\n    metric: spend\n    anomaly: { baseline: same_weekday, weeks: 3, sensitivity: 3 }\n',
+    { file: 'reports/platforms.yaml', id: 'platforms', now: NOW },
+  ).report as LoadedReport;
+  // Spend by the period's start: IOS has no row two weeks back, and a spike now.
+  const spendOn: Record<string, number | undefined> = {
+    '2026-11-20': 90,
+    '2026-11-13': 10,
+    '2026-11-06': undefined,
+    '2026-10-30': 12,
+  };
+  const pivot = async (request: PivotRequest): Promise<PivotResponse> => {
+    const spend = spendOn[request.from.slice(0, 10)];
+    return {
+      columns: [
+        { key: 'appPlatform', kind: 'dimension', name: 'appPlatform', args: {} },
+        { key: 'spend', kind: 'metric', name: 'spend', args: {} },
+      ],
+      rows: spend === undefined ? [] : [{ appPlatform: 'IOS', spend }],
+      warnings: [],
+    } as unknown as PivotResponse;
+  };
+
+  it('places each baseline week at its start and the value now at the evaluated range, not the evaluation instant', async () => {
+    const result = await runRuleEvaluation({
+      report: anomalyReport,
+      rule: anomalyReport.definition.alerts[0] as RuleThreads['rule'],
+      pivot,
+      state: { incidents: [] },
+      now: NOW,
+      channel: 'C1',
+    });
+    const points = result.anomalyPoints?.('appPlatform=IOS', 90);
+    // A week with no row counts as 0: spend is additive (a ratio's missing week would be left out).
+    expect(points?.map((p) => [p.at.slice(0, 10), p.value])).toEqual([
+      ['2026-10-30', 12],
+      ['2026-11-06', 0],
+      ['2026-11-13', 10],
+      ['2026-11-20', 90],
+    ]);
+  });
+});

@@ -91,6 +91,12 @@ describe('alert parent', () => {
     expect(ids({ ...base, resolvedAt: base.now })).toEqual([]);
   });
 
+  it('says how long it has been open only once that is a minute or more', () => {
+    expect(messageText(alertParentMessage(base))).not.toMatch(/09:00 \(/);
+    const later = messageText(alertParentMessage({ ...base, now: '2026-11-20T14:10:00Z' }));
+    expect(later).toContain('open since Fri 20 Nov 09:00 (2 h 10 min)');
+  });
+
   it('says so when it reopened', () => {
     expect(messageText(alertParentMessage({ ...base, reopenCount: 2 }))).toContain('(reopened 2×)');
   });
