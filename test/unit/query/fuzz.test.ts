@@ -75,21 +75,31 @@ describe('the query language under random input', () => {
   });
 
   it('never throws anything but a typed user error, and never hangs', () => {
-    let slowest = 0;
+    // The slowest inputs are timed again alone, best of three: a pause of the shared machine
+    // lands on one run, while an input that really is slow (backtracking) is slow every time.
+    let slowest: Array<{ text: string; ms: number }> = [];
+    const compile = (text: string) => {
+      try {
+        compileQuery(text, { now });
+      } catch (error) {
+        if (!(error instanceof UserInputError)) throw error;
+        if (!(error instanceof QueryError)) throw new Error(`not a QueryError: ${String(error)}`);
+        if (error.position < 0 || error.position > text.length) throw new Error(`bad position ${error.position}`);
+      }
+    };
+    const timed = (text: string) => {
+      const started = performance.now();
+      compile(text);
+      return performance.now() - started;
+    };
     fc.assert(
       fc.property(fc.oneof(mutated, shuffledWords, anyText), (text) => {
-        const started = performance.now();
-        try {
-          compileQuery(text, { now });
-        } catch (error) {
-          if (!(error instanceof UserInputError)) throw error;
-          if (!(error instanceof QueryError)) throw new Error(`not a QueryError: ${String(error)}`);
-          if (error.position < 0 || error.position > text.length) throw new Error(`bad position ${error.position}`);
-        }
-        slowest = Math.max(slowest, performance.now() - started);
+        const ms = timed(text);
+        slowest = [...slowest, { text, ms }].sort((a, b) => b.ms - a.ms).slice(0, 5);
       }),
       { numRuns: 10_000, seed: 20261120 },
     );
-    expect(slowest).toBeLessThan(250);
+    const bestOfThree = slowest.map(({ text }) => Math.min(timed(text), timed(text), timed(text)));
+    expect(Math.max(...bestOfThree)).toBeLessThan(250);
   }, 60_000);
 });
