@@ -18,6 +18,7 @@ type Compare = 'previous_period' | 'same_period_last_week';
 /** Words that open a question and mean nothing to the query: "show me", "what was", "how many". */
 export const LEADING_FILLERS = new Set([
   'show',
+  'list',
   'me',
   'what',
   'whats',

@@ -121,6 +121,16 @@ export class PivotCommands {
     return { now: this.deps.clock(), defaultTimeZone: this.deps.settings.timezone, glossary };
   }
 
+  /** Whether `text` compiles as a query (its errors are not wanted: the caller has its own). */
+  private async compiles(text: string): Promise<boolean> {
+    try {
+      compileQuery(text, await this.queryOptions());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   private async adhocReport(query: string): Promise<{ id: string; definition: ReportDefinition }> {
     const compiled = compileQuery(query, await this.queryOptions());
     if (compiled.kind === 'run') throw new QueryError('A button cannot carry a run command.', 0, query.length);
@@ -148,7 +158,12 @@ export class PivotCommands {
       case 'list':
         return this.private(ctx, listMessage(await this.deps.loadReports(), settings.timezone));
       case 'show': {
-        const report = await this.report(command.report);
+        // "show spend by country" names no report: when the words read as a query, answer it.
+        const report = await this.report(command.report).catch(async (error: unknown) => {
+          if (await this.compiles(text)) return undefined;
+          throw error;
+        });
+        if (!report) return this.query(text, ctx);
         return this.private(ctx, showMessage(report, store.subscriptions.listByReport(report.id), settings.timezone));
       }
       case 'status':

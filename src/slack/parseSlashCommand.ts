@@ -56,6 +56,9 @@ export function parseSlashCommand(raw: string): SlashCommand {
   if (/^help\s/i.test(text)) return parseHelp(text.split(/\s+/).slice(1));
   const [first = '', ...rest] = text.split(/\s+/);
   const verb = first.toLowerCase();
+  // "list campaigns by spend", "status by country": `list` takes nothing and a job id is one word,
+  // so more words make a question for the query language. (`show` asks the reports: see PivotCommands.)
+  if ((verb === 'list' && rest.length > 0) || (verb === 'status' && rest.length > 1)) return { kind: 'query', text };
   switch (verb) {
     case 'list':
       return { kind: 'list' };

@@ -35,6 +35,15 @@ describe.each([
     expect(await bot().waitForHook(hook)).toContain('daily-kpi');
   });
 
+  it('answers "show <question>" and "list <question>" as queries when they name no report', async () => {
+    for (const question of ['show spend by country yesterday', 'list spend by campaign last 7 days']) {
+      const before = posts().length;
+      await bot().command(question);
+      await bot().slack.waitFor(() => posts().length > before, 20_000, `the answer to ${question}`);
+      expect(text(posts()[before]?.args.blocks)).toContain(question.startsWith('show') ? 'countryCode' : 'campaign');
+    }
+  });
+
   it('posts an ad-hoc query result in the channel, echoing the question', async () => {
     const before = posts().length;
     const { hook } = await bot().command('spend installs installsCpi by countryCode yesterday', { user: 'U_ASKER' });

@@ -27,6 +27,9 @@ describe('parseSlashCommand', () => {
     ['spend', { kind: 'query', text: 'spend' }],
     ['events', { kind: 'query', text: 'events' }],
     ['city', { kind: 'query', text: 'city' }],
+    ['list campaigns by spend', { kind: 'query', text: 'list campaigns by spend' }],
+    ['status by country', { kind: 'query', text: 'status by country' }],
+    ['show spend by country', { kind: 'show', report: 'spend' }],
   ])('reads %j', (text, expected) => {
     expect(parseSlashCommand(text)).toEqual(expected);
   });
