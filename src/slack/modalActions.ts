@@ -4,7 +4,7 @@
  * and judging submissions, whose verdict the receiver puts in Slack's ack.
  */
 import { toError } from '../core/index.js';
-import { compileQuery, workspaceGlossaryOf } from '../query/index.js';
+import { compileQuery, type GlossaryTerm, workspaceGlossaryOf } from '../query/index.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands, PivotCommandsDeps } from './PivotCommands.js';
 import {
@@ -39,8 +39,22 @@ export class ModalActions {
     private readonly commands: PivotCommands,
   ) {}
 
-  private async terms() {
-    return workspaceGlossaryOf(await this.deps.loadReports()).glossary.terms;
+  /** The glossary terms of the last redraw: a builder redraws with them at once (see `terms`). */
+  private lastTerms: GlossaryTerm[] | undefined;
+
+  /**
+   * The pickers' words. Once known, a redraw uses the last ones and refreshes them behind it:
+   * checking the reports folder waits on the disk, which is slowest in a 9:00 burst, and a
+   * redraw is what a person watches (a word added to reports/glossary.yaml shows one redraw later).
+   */
+  private async terms(): Promise<GlossaryTerm[]> {
+    const fresh = this.deps.loadReports().then((loaded) => {
+      this.lastTerms = [...workspaceGlossaryOf(loaded).glossary.terms];
+      return this.lastTerms;
+    });
+    if (this.lastTerms === undefined) return fresh;
+    fresh.catch((error: unknown) => this.deps.logger.warn({ err: toError(error) }, 'report folder not read'));
+    return this.lastTerms;
   }
 
   /** `/pivot` alone or `/pivot new`: the query builder, bound to the channel it was opened in. */
