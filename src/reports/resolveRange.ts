@@ -21,15 +21,25 @@ export interface ResolvedRange {
   timezone: string;
   fromMs: number;
   toMs: number;
-  /** `month` for calendar months (their previous period is the month before). */
-  unit: 'day' | 'hour' | 'month' | 'instant';
+  /** `month` and `quarter` for calendar ones (their previous period is the one before). */
+  unit: 'day' | 'hour' | 'month' | 'quarter' | 'instant';
 }
 
 export type Comparison = 'previous_period' | 'same_period_last_week' | 'none';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-const NAMED = ['today', 'yesterday', 'this_week', 'last_week', 'month_to_date', 'last_month'] as const;
+const NAMED = [
+  'today',
+  'yesterday',
+  'this_week',
+  'last_week',
+  'month_to_date',
+  'last_month',
+  'quarter_to_date',
+  'last_quarter',
+  'year_to_date',
+] as const;
 const RANGE_WORDS = [...NAMED, 'last_7_days', 'last_24_hours'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -58,6 +68,7 @@ export function resolveRange(spec: RangeSpec, timeZone: string, now: Date): Reso
     build(wallToEpoch(fromWall, timeZone), wallToEpoch(toWall, timeZone), timeZone, name, unit);
   const weekStart = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY_MS;
   const monthStart = addWallMonths(today, 0);
+  const quarterStart = addWallMonths(today, -(new Date(today).getUTCMonth() % 3));
   switch (text) {
     case 'today':
       return days(today, addWallDays(today, 1), 'Today');
@@ -71,6 +82,12 @@ export function resolveRange(spec: RangeSpec, timeZone: string, now: Date): Reso
       return days(monthStart, addWallDays(today, 1), 'Month to date');
     case 'last_month':
       return days(addWallMonths(monthStart, -1), monthStart, 'Last month', 'month');
+    case 'quarter_to_date':
+      return days(quarterStart, addWallDays(today, 1), 'Quarter to date');
+    case 'last_quarter':
+      return days(addWallMonths(quarterStart, -3), quarterStart, 'Last quarter', 'quarter');
+    case 'year_to_date':
+      return days(Date.UTC(new Date(today).getUTCFullYear(), 0, 1), addWallDays(today, 1), 'Year to date');
   }
   const lastDays = /^last_(\d{1,4})_days?$/.exec(text);
   if (lastDays) {
@@ -92,7 +109,7 @@ export function resolveRange(spec: RangeSpec, timeZone: string, now: Date): Reso
   const suggestions = suggest(text, RANGE_WORDS);
   throw new RangeSpecError(
     'RANGE_INVALID',
-    `"${spec}" is not a range. Use today, yesterday, last_N_days, last_N_hours, this_week, last_week, month_to_date, last_month, a date (2026-11-19) or from..to dates.${didYouMean(suggestions)}`,
+    `"${spec}" is not a range. Use today, yesterday, last_N_days, last_N_hours, this_week, last_week, month_to_date, last_month, quarter_to_date, last_quarter, year_to_date, a date (2026-11-19) or from..to dates.${didYouMean(suggestions)}`,
     { suggestions },
   );
 }
@@ -100,7 +117,7 @@ export function resolveRange(spec: RangeSpec, timeZone: string, now: Date): Reso
 /**
  * The comparison period of a resolved range: `same_period_last_week` is the same wall-clock span
  * seven days earlier; `previous_period` is the span of equal length just before (whole days for
- * day ranges, the previous calendar month for `last_month`).
+ * day ranges, the previous calendar month for `last_month` and quarter for `last_quarter`).
  *
  * @example previousRange(resolveRange('last_7_days', 'UTC', now), 'previous_period')
  */
@@ -114,8 +131,8 @@ export function previousRange(range: ResolvedRange, comparison: Exclude<Comparis
   if (comparison === 'same_period_last_week') {
     from = wallToEpoch(addWallDays(fromWall, -7), zone);
     to = wallToEpoch(addWallDays(toWall, -7), zone);
-  } else if (range.unit === 'month') {
-    from = wallToEpoch(addWallMonths(fromWall, -1), zone);
+  } else if (range.unit === 'month' || range.unit === 'quarter') {
+    from = wallToEpoch(addWallMonths(fromWall, range.unit === 'month' ? -1 : -3), zone);
     to = range.fromMs;
   } else if (dayAligned) {
     const n = Math.round((toWall - fromWall) / DAY_MS);

@@ -92,7 +92,7 @@ export function withSavedQueries(
 /**
  * A saved query as a report file's content: its definition compiled now, with its own schedule
  * and channel, and a header saying where it came from. `pivotbot validate` accepts it as
- * `reports/<name>.yaml`; a range the query language turns into dates (quarters, `since`) is
+ * `reports/<name>.yaml`; a range the query language turns into dates (`since`) is
  * written as those dates.
  *
  * @example savedQueryYaml(subscription, { now: new Date(), defaultTimeZone: 'UTC' })

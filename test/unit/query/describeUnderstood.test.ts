@@ -15,7 +15,7 @@ describe('describeUnderstood', () => {
     ['spend excluding US on ios', 'spend, yesterday (UTC), where countryCode != US and appPlatform = IOS'],
     ['spend by country WoW', 'spend by countryCode, last 7 days (UTC), vs same period last week'],
     ['spend DoD', 'spend, yesterday (UTC), vs previous period'],
-    ['spend QTD', 'spend, 2026-10-01..2026-11-21 (UTC)'],
+    ['spend QTD', 'spend, quarter to date (UTC)'],
     ['spend having spend > 5 sort by spend asc', 'spend, yesterday (UTC), having spend > 5, sort by spend asc'],
     ['spend ctv and mobile', 'spend, yesterday (UTC), channel all'],
     ['spend tz America/Sao_Paulo', 'spend, yesterday (America/Sao_Paulo)'],
@@ -35,21 +35,26 @@ describe('describeUnderstood', () => {
   });
 });
 
-describe('ranges the report definitions do not have', () => {
+describe('ranges', () => {
   it.each([
-    ['spend QTD', 'UTC', '2026-10-01..2026-11-21'],
-    ['spend this year', 'UTC', '2026-01-01..2026-11-21'],
-    ['spend last quarter', 'UTC', '2026-07-01..2026-10-01'],
-    ['spend since 2026-11-15', 'UTC', '2026-11-15..2026-11-21'],
-    // 12:00 UTC is already the 21st at UTC+14: "to date" ends at its tomorrow.
-    ['spend QTD', 'Pacific/Kiritimati', '2026-10-01..2026-11-22'],
-  ])('%j in %s is %s', (text, zone, range) => {
-    const q = compileQuery(text, { now, defaultTimeZone: zone }) as CompiledQuery;
+    ['spend QTD', 'quarter_to_date'],
+    ['spend this year', 'year_to_date'],
+    ['spend last quarter', 'last_quarter'],
+  ])('%j stays relative: %s (a saved query or an export moves with the clock)', (text, range) => {
+    const q = compileQuery(text, { now }) as CompiledQuery;
     expect(q.definition.query.range).toBe(range);
   });
 
-  it('turns them into dates for a named report run too', () => {
-    expect(compileQuery('run daily-kpi QTD', { now })).toMatchObject({ range: '2026-10-01..2026-11-21' });
+  it('turns "since" into dates, ending at tomorrow in the zone', () => {
+    const q = (text: string, zone: string) =>
+      (compileQuery(text, { now, defaultTimeZone: zone }) as CompiledQuery).definition.query.range;
+    expect(q('spend since 2026-11-15', 'UTC')).toBe('2026-11-15..2026-11-21');
+    // 12:00 UTC is already the 21st at UTC+14.
+    expect(q('spend since 2026-11-15', 'Pacific/Kiritimati')).toBe('2026-11-15..2026-11-22');
+  });
+
+  it('passes a quarter to a named report run as written', () => {
+    expect(compileQuery('run daily-kpi QTD', { now })).toMatchObject({ range: 'quarter_to_date' });
   });
 
   it('says a since date in the future makes an empty range', () => {

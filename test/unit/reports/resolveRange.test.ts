@@ -20,6 +20,9 @@ describe('resolveRange on ordinary days', () => {
     ['last_week', '2026-11-09T00:00:00+00:00', '2026-11-16T00:00:00+00:00'],
     ['month_to_date', '2026-11-01T00:00:00+00:00', '2026-11-21T00:00:00+00:00'],
     ['last_month', '2026-10-01T00:00:00+00:00', '2026-11-01T00:00:00+00:00'],
+    ['quarter_to_date', '2026-10-01T00:00:00+00:00', '2026-11-21T00:00:00+00:00'],
+    ['last_quarter', '2026-07-01T00:00:00+00:00', '2026-10-01T00:00:00+00:00'],
+    ['year_to_date', '2026-01-01T00:00:00+00:00', '2026-11-21T00:00:00+00:00'],
     ['last_24_hours', '2026-11-19T12:00:00+00:00', '2026-11-20T12:00:00+00:00'],
     ['2026-11-03', '2026-11-03T00:00:00+00:00', '2026-11-04T00:00:00+00:00'],
     ['2026-11-01..2026-11-08', '2026-11-01T00:00:00+00:00', '2026-11-08T00:00:00+00:00'],
@@ -38,6 +41,17 @@ describe('resolveRange on ordinary days', () => {
     expect(
       span({ from: '2026-11-01T06:00', to: '2026-11-01T18:00:00Z' }, 'America/Sao_Paulo', '2026-11-20T00:00:00Z'),
     ).toEqual(['2026-11-01T06:00:00-03:00', '2026-11-01T15:00:00-03:00']);
+  });
+
+  it('takes calendar quarters in the zone: at UTC+14 it is already the 21st, and January is Q1', () => {
+    expect(span('quarter_to_date', 'Pacific/Kiritimati', '2026-11-20T12:00:00Z')).toEqual([
+      '2026-10-01T00:00:00+14:00',
+      '2026-11-22T00:00:00+14:00',
+    ]);
+    expect(span('last_quarter', 'America/Sao_Paulo', '2027-01-02T12:00:00Z')).toEqual([
+      '2026-10-01T00:00:00-03:00',
+      '2027-01-01T00:00:00-03:00',
+    ]);
   });
 
   it('rolls last_month over the new year', () => {
@@ -194,6 +208,11 @@ describe('previousRange', () => {
   it('compares last month with the month before, whatever their lengths', () => {
     const prev = previousRange(resolveRange('last_month', 'UTC', at('2026-03-10T00:00:00Z')), 'previous_period');
     expect([prev.from, prev.to]).toEqual(['2026-01-01T00:00:00+00:00', '2026-02-01T00:00:00+00:00']);
+  });
+
+  it('compares last quarter with the quarter before', () => {
+    const prev = previousRange(resolveRange('last_quarter', 'UTC', now), 'previous_period');
+    expect([prev.from, prev.to]).toEqual(['2026-04-01T00:00:00+00:00', '2026-07-01T00:00:00+00:00']);
   });
 
   it('takes the same wall-clock span a week earlier, across a DST change', () => {
