@@ -241,17 +241,17 @@ describe('"Schedule this"', () => {
     );
   });
 
-  it('posts a saved query on its schedule like a report digest', async () => {
+  it('posts a query saved through the modal on its schedule, like a report digest', async () => {
     const store = bot().bot.store;
-    // A seconds cron, written to the store directly: the scheduler's real path, in seconds.
-    await store.subscriptions.add({
-      report: 'saved-every-two',
-      channel: 'C0GENERAL1',
-      query: 'spend by appPlatform yesterday',
-      cron: '*/2 * * * * *',
-      timezone: 'UTC',
-      createdBy: ADMIN,
-    });
+    const { viewId } = await clickSchedule(ADMIN, 'spend by appPlatform yesterday');
+    const ok = await bot().submitView(viewId as string, form('every-two', { channel: 'C0GENERAL1' }), { user: ADMIN });
+    expect(await ok.text()).toBe('');
+    const saved = store.subscriptions.find('saved-every-two', 'C0GENERAL1');
+    expect(saved).toMatchObject({ query: 'spend by appPlatform yesterday', createdBy: ADMIN });
+    // Its 08:30 is hours away: the same record, saved again with a seconds cron, is the scheduler's
+    // real path in seconds (saving again replaces a subscription's timing).
+    const { at: _at, cron: _cron, ...record } = saved as NonNullable<typeof saved>;
+    await store.subscriptions.add({ ...record, cron: '*/2 * * * * *', timezone: 'UTC' });
     // The scheduler re-reads subscriptions at least every 30 s; a tick now sees it at once.
     await bot().bot.scheduler.tick();
     const digests = () =>
@@ -261,7 +261,7 @@ describe('"Schedule this"', () => {
     await bot().slack.waitFor(() => digests().length >= 1, 20_000, 'the saved query digest');
     const text = JSON.stringify(digests()[0]?.blocks);
     expect(text).toContain('appPlatform');
-    expect(text).toContain('Saved query');
+    expect(text).toContain('Saved query: spend by appPlatform yesterday');
     await store.subscriptions.remove('saved-every-two', 'C0GENERAL1');
   }, 40_000);
 });
