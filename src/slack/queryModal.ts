@@ -256,10 +256,20 @@ function condition(field: string, values: readonly string[]): string | undefined
  * // 'spend by countryCode yesterday where countryCode in (US, BR)'
  */
 export function queryLine(fields: QueryModalFields): string {
+  return queryLineParts(fields)
+    .map((p) => p.text)
+    .join(' ');
+}
+
+/** The query line's parts, each with the block whose field wrote it (where its errors are shown). */
+function queryLineParts(fields: QueryModalFields): Array<{ block: string; text: string }> {
   const problems = fieldProblems(fields);
-  const parts: string[] = [fields.metrics.length > 0 ? fields.metrics.join(', ') : '…'];
-  if (fields.dimensions.length > 0) parts.push(`by ${fields.dimensions.join(', ')}`);
-  parts.push(fields.range || 'yesterday');
+  const parts: Array<{ block: string; text: string }> = [
+    { block: QUERY_BLOCKS.metrics, text: fields.metrics.length > 0 ? fields.metrics.join(', ') : '…' },
+  ];
+  if (fields.dimensions.length > 0)
+    parts.push({ block: QUERY_BLOCKS.dimensions, text: `by ${fields.dimensions.join(', ')}` });
+  parts.push({ block: QUERY_BLOCKS.range, text: fields.range || 'yesterday' });
   const conditions = [
     problems[QUERY_BLOCKS.country]
       ? undefined
@@ -270,11 +280,12 @@ export function queryLine(fields: QueryModalFields): string {
     problems[QUERY_BLOCKS.app] ? undefined : condition('appId', listOf(fields.app)),
     problems[QUERY_BLOCKS.campaign] ? undefined : condition('campaignId', listOf(fields.campaign)),
   ].filter((c): c is string => c !== undefined);
-  if (conditions.length > 0) parts.push(`where ${conditions.join(' and ')}`);
-  if (fields.top.trim() !== '' && !problems[QUERY_BLOCKS.top]) parts.push(`top ${fields.top.trim()}`);
+  if (conditions.length > 0) parts.push({ block: QUERY_BLOCKS.country, text: `where ${conditions.join(' and ')}` });
+  if (fields.top.trim() !== '' && !problems[QUERY_BLOCKS.top])
+    parts.push({ block: QUERY_BLOCKS.top, text: `top ${fields.top.trim()}` });
   const compare = COMPARISONS.find(([value]) => value === fields.compare)?.[2];
-  if (compare) parts.push(compare);
-  return parts.join(' ');
+  if (compare) parts.push({ block: QUERY_BLOCKS.compare, text: compare });
+  return parts;
 }
 
 /** A submission's verdict: the query to run, or the errors to show, keyed by block id. */
@@ -294,14 +305,26 @@ export function validateQueryModal(fields: QueryModalFields, options: QueryOptio
     compileQuery(query, options);
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
-    const text = error.message;
-    // An error naming a chosen dimension belongs under the dimensions; the rest under the metrics.
-    const block = fields.dimensions.some((d) => text.includes(d.split(':')[0] as string))
-      ? QUERY_BLOCKS.dimensions
-      : QUERY_BLOCKS.metrics;
-    return { ok: false, errors: { [block]: cut(text, 150) } };
+    return { ok: false, errors: { [blockOfError(error, fields)]: cut(error.message, 150) } };
   }
   return { ok: true, query };
+}
+
+/**
+ * Where a compile error is shown: under the field that wrote the words it points at (a range too
+ * old for hourly rows under the range), else under the dimensions when it names a chosen one,
+ * else under the metrics.
+ */
+function blockOfError(error: QueryError, fields: QueryModalFields): string {
+  let at = 0;
+  for (const part of queryLineParts(fields)) {
+    if (error.position >= at && error.position < at + part.text.length && part.block !== QUERY_BLOCKS.metrics)
+      return part.block;
+    at += part.text.length + 1;
+  }
+  return fields.dimensions.some((d) => error.message.includes(d.split(':')[0] as string))
+    ? QUERY_BLOCKS.dimensions
+    : QUERY_BLOCKS.metrics;
 }
 
 /** The fields out of a view's `state.values` (Slack's shape: block id → action id → element state). */

@@ -45,6 +45,8 @@ describe('validateQueryModal', () => {
     [{ metrics: ['spend'], top: '0' }, QUERY_BLOCKS.top],
     [{ metrics: ['spend'], top: 'ten' }, QUERY_BLOCKS.top],
     [{ metrics: ['spend'], dimensions: ['siteName', 'city'] }, QUERY_BLOCKS.dimensions],
+    // Hourly rows exist for 15 days only: the range is what to change.
+    [{ metrics: ['spend'], dimensions: ['date:hourly'], range: 'last_30_days' }, QUERY_BLOCKS.range],
   ] as Array<[Partial<QueryModalFields>, string]>)('%j is refused at %s', (extra, block) => {
     const verdict = validateQueryModal(fields(extra), options);
     expect(verdict.ok).toBe(false);
