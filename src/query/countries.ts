@@ -69,6 +69,19 @@ for (const [code, names] of NAMES) {
 /** Every country name of the table (lower case), for phrase matching and suggestions. */
 export const COUNTRY_NAMES: readonly string[] = [...BY_NAME.keys()];
 
+/** The codes of the table's countries (`US`, `BR`…). */
+const KNOWN_CODES = new Set(BY_NAME.values());
+/** Codes that are also English words a question uses (`IN`, `AT`, `IS`…): never read bare. */
+const WORDLIKE_CODES = new Set(['AS', 'AT', 'BE', 'BY', 'DO', 'IN', 'IS', 'IT', 'ME', 'MY', 'NO', 'OR', 'TO']);
+
+/**
+ * True when `text` is, as typed, an upper-case code of a country the table knows and no English
+ * word: "spend US" filters on the United States, "spend IN" is not read as India.
+ */
+export function isBareCountryCode(text: string): boolean {
+  return /^[A-Z]{2}$/.test(text) && KNOWN_CODES.has(text) && !WORDLIKE_CODES.has(text);
+}
+
 /**
  * The ISO2 code of a country typed as a name or a code, or undefined.
  *

@@ -55,7 +55,7 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
   metric(['cost', 'spent', 'media cost', 'budget spent'], 'spend', 'money spent on media in the period'),
   metric(['cpi', 'ecpi', 'cost per install', 'cost/install'], 'installsCpi', 'cost per install: spend ÷ installs'),
   metric(
-    ['cpa', 'ecpa', 'cost per action', 'cost per event', 'cpe'],
+    ['cpa', 'ecpa', 'cost per action', 'cost per acquisition', 'cost per event', 'cpe'],
     'eventsCpa',
     'cost per action: spend ÷ attributed in-app events (one event with eventId)',
   ),
@@ -220,9 +220,22 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
   dimension(['creative id'], 'adId', 'ad (creative) id', { idFilter: 'adId' }),
   dimension(['ad set', 'ad sets', 'adset', 'adsets'], 'adSet', 'ad set name', { idFilter: 'adSetId' }),
   dimension(
-    ['exchange', 'exchanges', 'sources', 'ssp', 'ssps', 'inventory source'],
+    [
+      'exchange',
+      'exchanges',
+      'sources',
+      'ssp',
+      'ssps',
+      'inventory source',
+      'ad network',
+      'ad networks',
+      'network',
+      'networks',
+      'media source',
+      'media sources',
+    ],
     'source',
-    'the exchange the ads were bought on',
+    'the exchange (ad network) the ads were bought on',
     {
       idFilter: 'sourceId',
     },

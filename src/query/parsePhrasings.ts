@@ -7,7 +7,7 @@
 import { suggest } from '../core/index.js';
 import type { AdhocAst, ConditionAst, Located, Scalar } from './ast.js';
 import type { Cursor } from './Cursor.js';
-import { COUNTRY_NAMES, countryCodeOf, isCountryName } from './countries.js';
+import { COUNTRY_NAMES, countryCodeOf, isBareCountryCode, isCountryName } from './countries.js';
 import type { GlossaryIndex } from './GlossaryIndex.js';
 import { ID_FILTERS } from './glossary.js';
 import type { QueryError } from './QueryError.js';
@@ -181,9 +181,12 @@ const PLATFORMS: Readonly<Record<string, string>> = {
   google: 'ANDROID',
 };
 
-/** True when the (lower-case) word is a platform or a country name, not a bare code: a filter in any place. */
-export function isBareValue(word: string): boolean {
-  return PLATFORMS[word] !== undefined || isCountryName(word);
+/**
+ * True when the (lower-case) word is a platform or a country name, or its token an upper-case country
+ * code (`US`, not `us` or `IN`): a filter in any place.
+ */
+export function isBareValue(word: string, token?: Token): boolean {
+  return PLATFORMS[word] !== undefined || isCountryName(word) || (token !== undefined && isBareCountryCode(token.text));
 }
 
 /**

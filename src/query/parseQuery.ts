@@ -64,13 +64,24 @@ export function parseQuery(text: string, glossary: GlossaryIndex = defaultGlossa
 }
 
 function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
-  while (LEADING_FILLERS.has(c.peekWord()) && c.peek(1).kind !== 'end') c.next();
+  const skipFillers = () => {
+    while (LEADING_FILLERS.has(c.peekWord()) && c.peek(1).kind !== 'end') c.next();
+  };
+  skipFillers();
   const ast: AdhocAst = { kind: 'adhoc', metrics: [], dimensions: [], where: [], having: [], csv: false };
+  // "yesterday spend by country", "last week, what were installs by os": the range first.
+  if (atRange(c)) {
+    ast.range = parseRange(c);
+    while (c.peek().text === ',' || FILLERS.has(c.peekWord())) c.next();
+    skipFillers();
+  }
   /** "daily", "hourly": date dimensions that go after the `by` list. */
   const buckets: FieldAst[] = [];
   const rankWord = c.peekWord();
   if (RANK_WORDS.has(rankWord) && (rankWord !== 'top' || c.peek(1).kind !== 'number' || c.peek(2).kind === 'word'))
     parseRanked(c, g, ast, buckets);
+  // "campaigns by spend": the rows of a dimension, ranked by a metric, all of them.
+  else if (c.peekWord(1) === 'by' && isDimensionWord(rankWord, g)) parseRanked(c, g, ast, buckets, false);
   else ast.metrics = parseFields(c, 'metric', ast, g, buckets);
   if (ast.metrics.length === 0) {
     throw c.error(c.peek(), 'Start with at least one metric: spend installs installsCpi by countryCode yesterday');
@@ -91,7 +102,7 @@ function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
       ast.where.push(parseIdFilter(c, g));
       continue;
     }
-    if (isBareValue(word)) {
+    if (isBareValue(word, t)) {
       parseValues(c, ast, false, g);
       continue;
     }
@@ -217,8 +228,28 @@ function parsePreposition(c: Cursor, ast: AdhocAst, g: GlossaryIndex, t: Token):
   parseValues(c, ast, false, g);
 }
 
-/** `top 5 campaigns by spend [with installs]`, `worst 3 exchanges by roas`: dimensions, metric, order. */
-function parseRanked(c: Cursor, g: GlossaryIndex, ast: AdhocAst, buckets: FieldAst[]): void {
+/** A word that names a dimension and no metric (`campaigns`, `country`), not a time bucket. */
+function isDimensionWord(word: string, g: GlossaryIndex): boolean {
+  const means = g.lookup(word)?.means;
+  if (means) return means.kind === 'dimension' && means.granularity === undefined;
+  return findDimension(word) !== undefined && findMetric(word) === undefined && word !== 'date';
+}
+
+/**
+ * `top 5 campaigns by spend [with installs]`, `worst 3 exchanges by roas`: dimensions, metric,
+ * order. Without a rank word (`campaigns by spend`), every row, highest first.
+ */
+function parseRanked(c: Cursor, g: GlossaryIndex, ast: AdhocAst, buckets: FieldAst[], ranked = true): void {
+  if (!ranked) {
+    ast.dimensions = parseFields(c, 'dimension', ast, g, buckets);
+    ast.bySpan = { start: ast.dimensions[0]?.start ?? 0, end: c.lastEnd() };
+    c.expectWord('by');
+    ast.metrics = parseFields(c, 'metric', ast, g, buckets);
+    const first = ast.metrics[0];
+    if (!first) throw c.error(c.peek(), 'After "by", name the metric to rank by: campaigns by spend');
+    ast.sort = { key: first.alias ?? first.name, desc: true };
+    return;
+  }
   const rank = c.next();
   const word = rank.text.toLowerCase();
   const n = c.peek();
@@ -275,7 +306,7 @@ function parseFields(
       ast.where.push(parseIdFilter(c, g));
       continue;
     }
-    if (isBareValue(word)) {
+    if (isBareValue(word, t)) {
       parseValues(c, ast, false, g);
       continue;
     }
