@@ -1,3 +1,4 @@
+import { RANGE_NAMES } from '../reports/index.js';
 import type { Located } from './ast.js';
 import type { Cursor } from './Cursor.js';
 
@@ -48,12 +49,7 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
 };
 /** Every word a range can start with, besides `last_…`, `L7D` and dates. */
 const STARTS = new Set([
-  'today',
-  'yesterday',
-  'this_week',
-  'last_week',
-  'month_to_date',
-  'last_month',
+  ...RANGE_NAMES,
   ...Object.keys(SHORT),
   'last',
   'past',

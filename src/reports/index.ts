@@ -26,6 +26,7 @@ export { type ReportCacheOptions, reportCache } from './reportCache.js';
 export {
   type Comparison,
   previousRange,
+  RANGE_NAMES,
   type RangeSpec,
   RangeSpecError,
   type ResolvedRange,

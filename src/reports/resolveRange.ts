@@ -29,7 +29,8 @@ export type Comparison = 'previous_period' | 'same_period_last_week' | 'none';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-const NAMED = [
+/** The named ranges of report definitions (besides `last_N_days`, `last_N_hours` and dates). */
+export const RANGE_NAMES = [
   'today',
   'yesterday',
   'this_week',
@@ -40,7 +41,7 @@ const NAMED = [
   'last_quarter',
   'year_to_date',
 ] as const;
-const RANGE_WORDS = [...NAMED, 'last_7_days', 'last_24_hours'];
+const RANGE_WORDS = [...RANGE_NAMES, 'last_7_days', 'last_24_hours'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
