@@ -18,7 +18,12 @@ describe('pivotbot demo', () => {
     // glossary.yaml holds the workspace's query words, not a report.
     for (const name of await readdir('reports'))
       if (/\.ya?ml$/.test(name) && !/^glossary\./.test(name)) reportIds.push(name.replace(/\.ya?ml$/, ''));
-    code = await main(['node', 'pivotbot', 'demo', '--out', out], {
+    // The sandbox plants its anomalies on yesterday in UTC; daily-kpi reads yesterday in São Paulo,
+    // a different day from 00:00 to 03:00 UTC. The demo runs at the last 12:00 UTC, where both agree.
+    const noon = new Date();
+    if (noon.getUTCHours() < 12) noon.setUTCDate(noon.getUTCDate() - 1);
+    noon.setUTCHours(12, 0, 0, 0);
+    code = await main(['node', 'pivotbot', 'demo', '--out', out, '--now', noon.toISOString()], {
       out: (s) => {
         output += s;
       },
@@ -32,6 +37,19 @@ describe('pivotbot demo', () => {
   afterAll(async () => {
     await browser?.close();
     await rm(out, { recursive: true, force: true });
+  });
+
+  it('refuses a --now that is not an instant, naming the form it wants', async () => {
+    let err = '';
+    const bad = await main(['node', 'pivotbot', 'demo', '--out', out, '--now', 'yesterday'], {
+      out: () => {},
+      err: (s) => {
+        err += s;
+      },
+      env: {},
+    });
+    expect(bad).toBe(1);
+    expect(err).toContain('is not an ISO 8601 instant');
   });
 
   it('runs every report and exits 0', () => {
