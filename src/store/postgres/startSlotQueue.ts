@@ -132,8 +132,10 @@ export async function startSlotQueue(
   const runJob = async (job: PgBoss.JobWithMetadata<QueuedSlot>, handle: Handler): Promise<void> => {
     await leases.hold('slot', job.id);
     // pg-boss's expiry is the backstop: the step is stopped before it, so it never runs twice at once.
+    // And when this replica's heartbeat lapses, before another replica may take the job over.
     const fence = AbortSignal.any([
       abort.signal,
+      leases.lapsed(),
       AbortSignal.timeout(Math.max(1_000, (job.expireInSeconds - 60) * 1000)),
     ]);
     let outcome: 'complete' | { failed: string } = 'complete';
