@@ -142,6 +142,10 @@ interface Shared {
   pacer: RatePacer;
   stats: Map<string, MethodStats>;
   maxWaitMs: Record<Lane, number>;
+  /** Channel ids by name (without `#`), learnt from posts and `conversations.list`. */
+  channelIds: Map<string, string>;
+  /** A `conversations.list` walk under way, shared by every call that waits for a name. */
+  listing?: Promise<void> | undefined;
 }
 
 /** The gateway over @slack/web-api's WebClient. */
@@ -159,6 +163,7 @@ export class WebApiGateway implements SlackGateway {
       pacer: pacing.pacer ?? new RatePacer(),
       stats: new Map(),
       maxWaitMs: { ...MAX_WAIT_MS, ...pacing.maxWaitMs },
+      channelIds: new Map(),
     };
     this.lane = pacing.lane ?? 'interactive';
   }
@@ -200,7 +205,9 @@ export class WebApiGateway implements SlackGateway {
         }),
       { channel, signal: options.signal },
     );
-    return { ts: String(result.ts ?? ''), channel: String(result.channel ?? channel) };
+    const id = String(result.channel ?? channel);
+    if (channel.startsWith('#') && !id.startsWith('#')) this.shared.channelIds.set(channel.slice(1), id);
+    return { ts: String(result.ts ?? ''), channel: id };
   }
 
   async update(
@@ -209,11 +216,12 @@ export class WebApiGateway implements SlackGateway {
     message: SlackMessage,
     options: CallOptions & { metadata?: MessageMetadata } = {},
   ): Promise<void> {
+    const id = await this.channelId(channel, options.signal);
     await this.call(
       'chat.update',
       () =>
         this.client.chat.update({
-          channel,
+          channel: id,
           ts,
           text: message.text,
           blocks: message.blocks as never,
@@ -270,6 +278,7 @@ export class WebApiGateway implements SlackGateway {
     files: readonly UploadFile[],
     options: CallOptions & { threadTs?: string; comment?: string } = {},
   ): Promise<string[]> {
+    const channelId = await this.channelId(channel, options.signal);
     const uploaded: Array<{ id: string; title: string }> = [];
     for (const file of files) {
       const id = await this.sendBytes(file, options.signal);
@@ -280,7 +289,7 @@ export class WebApiGateway implements SlackGateway {
       () =>
         this.client.files.completeUploadExternal({
           files: uploaded as [{ id: string; title: string }],
-          channel_id: channel,
+          channel_id: channelId,
           ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
           ...(options.comment ? { initial_comment: options.comment } : {}),
         } as never),
@@ -337,18 +346,20 @@ export class WebApiGateway implements SlackGateway {
   }
 
   async history(channel: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
+    const id = await this.channelId(channel, options.signal);
     const result = await this.call(
       'conversations.history',
-      () => this.client.conversations.history({ channel, ...pageArgs(options) }),
+      () => this.client.conversations.history({ channel: id, ...pageArgs(options) }),
       { signal: options.signal },
     );
     return messagesOf(result);
   }
 
   async replies(channel: string, threadTs: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
+    const id = await this.channelId(channel, options.signal);
     const result = await this.call(
       'conversations.replies',
-      () => this.client.conversations.replies({ channel, ts: threadTs, ...pageArgs(options) }),
+      () => this.client.conversations.replies({ channel: id, ts: threadTs, ...pageArgs(options) }),
       { signal: options.signal },
     );
     return messagesOf(result);
@@ -359,6 +370,49 @@ export class WebApiGateway implements SlackGateway {
       signal: options.signal,
     })) as unknown as { user?: { tz?: unknown } };
     return typeof result.user?.tz === 'string' ? result.user.tz : undefined;
+  }
+
+  /**
+   * A channel's id. Report files may name channels (`#ua-daily`); chat.postMessage takes a name, but
+   * conversations.history, conversations.replies, chat.update and file uploads take only ids. A name
+   * is looked up once (learnt from a post, else from `conversations.list`, the channels the bot can
+   * see) and kept; an unknown name fails as `channel_not_found`.
+   */
+  private async channelId(channel: string, signal: AbortSignal | undefined): Promise<string> {
+    if (!channel.startsWith('#')) return channel;
+    const name = channel.slice(1);
+    const known = this.shared.channelIds.get(name);
+    if (known) return known;
+    this.shared.listing ??= this.listChannels(signal).finally(() => {
+      this.shared.listing = undefined;
+    });
+    await this.shared.listing;
+    const found = this.shared.channelIds.get(name);
+    if (!found) throw new SlackDeliveryError('conversations.list', 'channel_not_found');
+    return found;
+  }
+
+  /** Walks `conversations.list` (public and private channels the bot can see) into the name cache. */
+  private async listChannels(signal: AbortSignal | undefined): Promise<void> {
+    let cursor: string | undefined;
+    do {
+      const page = (await this.call(
+        'conversations.list',
+        () =>
+          this.client.conversations.list({
+            types: 'public_channel,private_channel',
+            exclude_archived: true,
+            limit: 1000,
+            ...(cursor ? { cursor } : {}),
+          }),
+        { signal },
+      )) as unknown as {
+        channels?: Array<{ id?: string; name?: string }>;
+        response_metadata?: { next_cursor?: string };
+      };
+      for (const c of page.channels ?? []) if (c.id && c.name) this.shared.channelIds.set(c.name, c.id);
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
   }
 
   /** Gets an upload URL for one file and sends its bytes there; resolves to the file id. */

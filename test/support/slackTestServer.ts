@@ -71,7 +71,7 @@ export interface SlackTestServerOptions {
 /**
  * A Slack-compatible Web API test server on 127.0.0.1: answers the methods the bot calls
  * (auth.test, chat.postMessage/update/postEphemeral, views.publish, the files upload-v2 flow,
- * conversations.info, .history and .replies, response_url hooks), records every call, and answers 429, 5xx
+ * conversations.info, .list, .history and .replies, response_url hooks), records every call, and answers 429, 5xx
  * or Slack errors on demand. Messages keep the `metadata` they were posted or updated with, and
  * `conversations.history` returns it with `include_all_metadata`. In rate-limit mode
  * (`rateLimits`, `enforceRateLimits`) it answers 429 with Retry-After as Slack's limits would.
@@ -401,7 +401,12 @@ export class SlackTestServer {
         const id = `F${++this.fileCounter}`;
         return { ok: true, upload_url: `${this.baseUrl}/upload/${id}`, file_id: id };
       }
+      case 'conversations.list':
+        return this.listChannels(args);
       case 'files.completeUploadExternal': {
+        // Like Slack: files are shared into a channel given by id, never by name.
+        if (args.channel_id !== undefined && !this.knownChannels.has(String(args.channel_id)))
+          return { ok: false, error: 'channel_not_found' };
         const files = parseJson(String(args.files ?? '[]')) as Array<{ id: string; title?: string }>;
         const shared = files.map((f) => ({ id: f.id, title: f.title ?? '', name: f.title ?? '' }));
         // Like Slack: files shared into a thread show in its replies, as a message with `files`.
@@ -418,6 +423,15 @@ export class SlackTestServer {
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /** Like Slack: the channels, a page of `limit` at a time with a `next_cursor` (empty on the last). */
+  private listChannels(args: Record<string, unknown>): Record<string, unknown> {
+    const all = [...this.knownChannels].map(([id, name]) => ({ id, name, is_member: this.memberOf.has(id) }));
+    const limit = Math.min(1000, Math.max(1, Number(args.limit ?? 100) || 100));
+    const start = Number(args.cursor ?? 0) || 0;
+    const next = start + limit < all.length ? String(start + limit) : '';
+    return { ok: true, channels: all.slice(start, start + limit), response_metadata: { next_cursor: next } };
   }
 
   /** Like Slack: a trigger id opens one modal; the view gets an id and a hash for its updates. */

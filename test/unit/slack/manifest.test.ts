@@ -31,10 +31,12 @@ describe('manifest.yml', () => {
     expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_home_opened']);
     expect(manifest.oauth_config.scopes.bot.sort()).toEqual([
       'channels:history',
+      'channels:read',
       'chat:write',
       'commands',
       'files:write',
       'groups:history',
+      'groups:read',
       'users:read',
     ]);
   });

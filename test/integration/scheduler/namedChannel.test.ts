@@ -1,0 +1,60 @@
+/**
+ * A report that names its channel (`channels: ["#general"]`, as the example reports do), end to end:
+ * when a digest's attempt fails after its post, the retry reads the channel's history by the
+ * channel's id (Slack refuses names there), finds the post and only uploads the CSV.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BotHarness } from '../../support/botHarness.js';
+import { secondsReport, writeReports } from '../../support/scheduledReports.js';
+
+const CHANNEL_ID = 'C0GENERAL1';
+
+describe('a digest whose report names its channel', () => {
+  const harness = new BotHarness();
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-named-'));
+    const reports = await writeReports(dir, {
+      'by-name': secondsReport({ title: 'By name', channels: ['#general'], everySeconds: 2, chart: false }),
+    });
+    await harness.start({ env: { PIVOTBOT_REPORTS_DIR: reports } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await harness.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is retried after a failure past its post without a second post, and gets its CSV', async () => {
+    const slack = harness.slack;
+    let failedThread: string | undefined;
+    slack.fail('files.completeUploadExternal', {
+      error: 'internal_error',
+      where: (args) => {
+        if (args.channel_id !== CHANNEL_ID || typeof args.thread_ts !== 'string') return false;
+        failedThread = args.thread_ts;
+        return true;
+      },
+    });
+    await slack.waitFor(() => failedThread !== undefined, 15_000, 'the failed upload');
+    const intoThread = () =>
+      slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === failedThread);
+    await slack.waitFor(() => intoThread().length >= 2, 15_000, 'the CSV uploaded by the retry');
+    const digest = slack.messages.find((m) => m.ts === failedThread);
+    const slot = String(digest?.metadata?.event_payload.slot);
+    const sameSlot = slack.messages.filter(
+      (m) => m.metadata?.event_type === 'pivotbot_digest' && m.metadata.event_payload.slot === slot && !m.threadTs,
+    );
+    expect(sameSlot).toHaveLength(1);
+    expect(slack.callsTo('conversations.history').every((c) => c.args.channel === CHANNEL_ID)).toBe(true);
+    expect(slack.callsTo('conversations.history').length).toBeGreaterThan(0);
+    // The slot's run key keeps the channel as the report file writes it.
+    const key = `digest:by-name:#general:${slot}`;
+    const run = () => harness.bot.store.runs.findByIdempotencyKey(key);
+    await slack.waitFor(() => run()?.status !== 'running', 10_000, 'the retried run recorded');
+    expect(run()).toMatchObject({ status: 'succeeded', attempt: 2, messageTs: failedThread });
+  }, 40_000);
+});
