@@ -3,6 +3,7 @@ import { compileQuery, formatQueryError, QueryError, type QueryOptions, workspac
 import { type Block, errorMessage, type SlackMessage } from '../render/index.js';
 import {
   findReport,
+  type LoadedReport,
   type LoadedReports,
   normalizeTimeZone,
   type ReportDefinition,
@@ -293,6 +294,12 @@ export class PivotCommands {
         `\`${report.id}\` has no schedule of its own; give one: \`/pivot subscribe ${report.id} at 09:00\` or \`cron "0 9 * * 1-5"\`.`,
       );
     }
+    if (!own && (await this.reportPostsIn(report, channel))) {
+      throw new UserInputError(
+        'ALREADY_POSTS_HERE',
+        `\`${report.id}\` already posts in <#${channel}> on its own schedule (its file's \`deliver.channels\`): a subscription on that schedule would post every digest twice. Give it another time, e.g. \`/pivot subscribe ${report.id} at 14:00\`.`,
+      );
+    }
     const { subscription, created } = await this.deps.store.subscriptions.add({
       report: report.id,
       channel,
@@ -353,6 +360,15 @@ export class PivotCommands {
 
   private isAdmin(userId: string): boolean {
     return this.deps.settings.admins.includes(userId);
+  }
+
+  /** Whether the report's own file delivers to `channelId` (its `#name` channels looked up in Slack). */
+  private async reportPostsIn(report: LoadedReport, channelId: string): Promise<boolean> {
+    for (const written of report.definition.deliver?.channels ?? []) {
+      const id = written.startsWith('#') ? await this.deps.slack.channelId?.(written).catch(() => undefined) : written;
+      if (id === channelId) return true;
+    }
+    return false;
   }
 
   private channelId(ref: ChannelRef | undefined, ctx: CommandContext): string {

@@ -125,6 +125,8 @@ export interface SlackGateway {
   history(channel: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
   /** A thread: its parent and replies, oldest first (one page; `conversations.replies`). */
   replies(channel: string, threadTs: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
+  /** A channel's id: itself, or for a `#name` the id Slack has for it (`channel_not_found` if none). */
+  channelId?(channel: string, options?: CallOptions): Promise<string>;
   /** The user's IANA time zone from their Slack profile (`users.info`), if Slack says. */
   userTimeZone?(userId: string, options?: CallOptions): Promise<string | undefined>;
   /** The same gateway (same pacing, same counters) whose calls wait in `lane`. */
@@ -216,7 +218,7 @@ export class WebApiGateway implements SlackGateway {
     message: SlackMessage,
     options: CallOptions & { metadata?: MessageMetadata } = {},
   ): Promise<void> {
-    const id = await this.channelId(channel, options.signal);
+    const id = await this.channelId(channel, options);
     await this.call(
       'chat.update',
       () =>
@@ -278,7 +280,7 @@ export class WebApiGateway implements SlackGateway {
     files: readonly UploadFile[],
     options: CallOptions & { threadTs?: string; comment?: string } = {},
   ): Promise<string[]> {
-    const channelId = await this.channelId(channel, options.signal);
+    const channelId = await this.channelId(channel, options);
     const uploaded: Array<{ id: string; title: string }> = [];
     for (const file of files) {
       const id = await this.sendBytes(file, options.signal);
@@ -346,7 +348,7 @@ export class WebApiGateway implements SlackGateway {
   }
 
   async history(channel: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
-    const id = await this.channelId(channel, options.signal);
+    const id = await this.channelId(channel, options);
     const result = await this.call(
       'conversations.history',
       () => this.client.conversations.history({ channel: id, ...pageArgs(options) }),
@@ -356,7 +358,7 @@ export class WebApiGateway implements SlackGateway {
   }
 
   async replies(channel: string, threadTs: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
-    const id = await this.channelId(channel, options.signal);
+    const id = await this.channelId(channel, options);
     const result = await this.call(
       'conversations.replies',
       () => this.client.conversations.replies({ channel: id, ts: threadTs, ...pageArgs(options) }),
@@ -378,7 +380,8 @@ export class WebApiGateway implements SlackGateway {
    * is looked up once (learnt from a post, else from `conversations.list`, the channels the bot can
    * see) and kept; an unknown name fails as `channel_not_found`.
    */
-  private async channelId(channel: string, signal: AbortSignal | undefined): Promise<string> {
+  async channelId(channel: string, options: CallOptions = {}): Promise<string> {
+    const signal = options.signal;
     if (!channel.startsWith('#')) return channel;
     const name = channel.slice(1);
     const known = this.shared.channelIds.get(name);

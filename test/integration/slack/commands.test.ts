@@ -127,6 +127,21 @@ describe.each([
     expect(bot().bot.store.subscriptions.list()).toHaveLength(0);
   });
 
+  it('refuses a subscription that would post the report a second time where its file already delivers it', async () => {
+    // daily-kpi's file delivers to "#ua-daily" on its own schedule; Slack knows that name by its id.
+    bot().slack.knownChannels.set('C0UADAILY1', 'ua-daily');
+    const same = await bot().command('subscribe daily-kpi <#C0UADAILY1|ua-daily>', { user: ADMIN });
+    const answer = await bot().waitForHook(same.hook);
+    expect(answer).toContain('already posts in <#C0UADAILY1>');
+    expect(answer).toContain('/pivot subscribe daily-kpi at 14:00');
+    expect(bot().bot.store.subscriptions.list()).toHaveLength(0);
+
+    const other = await bot().command('subscribe daily-kpi <#C0UADAILY1|ua-daily> at 14:00', { user: ADMIN });
+    expect(await bot().waitForHook(other.hook)).toContain('Subscribed');
+    await bot().command('unsubscribe daily-kpi <#C0UADAILY1|ua-daily>', { user: ADMIN });
+    await bot().slack.waitFor(() => bot().bot.store.subscriptions.list().length === 0, 5_000, 'unsubscribed');
+  });
+
   it('tells the user how to invite the bot to a channel it is not in', async () => {
     const { hook } = await bot().command('spend by countryCode yesterday', { channel: 'C0OUTSIDE1' });
     expect(await bot().waitForHook(hook)).toContain('/invite @pivotbot');
