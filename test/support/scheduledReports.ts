@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SlackTestServer } from './slackTestServer.js';
 
 /**
  * A report definition that posts a digest every `everySeconds` seconds (a seconds field in cron,
@@ -62,4 +63,31 @@ alerts:
     above: ${options.above}
     check: { cron: "*/2 * * * * *", timezone: UTC }
 `;
+}
+
+/**
+ * Fails the next file share into a digest's thread in `channelId` (a transient Slack error), as if
+ * its process had died there: the attempt fails after its post. Resolves to that thread's ts and a
+ * count of the shares made into it since.
+ */
+export async function failNextThreadUpload(
+  slack: SlackTestServer,
+  channelId: string,
+): Promise<{ threadTs: string; uploadsIntoThread: () => number }> {
+  let failed: string | undefined;
+  slack.fail('files.completeUploadExternal', {
+    error: 'internal_error',
+    where: (args) => {
+      if (args.channel_id !== channelId || typeof args.thread_ts !== 'string') return false;
+      failed = args.thread_ts;
+      return true;
+    },
+  });
+  await slack.waitFor(() => failed !== undefined, 15_000, 'the failed upload');
+  const threadTs = failed as string;
+  return {
+    threadTs,
+    uploadsIntoThread: () =>
+      slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === threadTs).length,
+  };
 }

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN, BotHarness } from '../../support/botHarness.js';
-import { secondsReport, writeReports } from '../../support/scheduledReports.js';
+import { failNextThreadUpload, secondsReport, writeReports } from '../../support/scheduledReports.js';
 import type { StoredMessage } from '../../support/slackTestServer.js';
 
 const CHANNEL = 'C0GENERAL1';
@@ -135,24 +135,12 @@ describe('scheduled digests', () => {
 
   it('posts the CSV of a digest whose upload failed after its post when the slot is retried, without posting it again', async () => {
     const slack = harness.slack;
-    // The next upload into a csv-only digest's thread fails (a transient Slack error), as if its
-    // process had died there: the attempt fails after its post.
-    let failedThread: string | undefined;
-    slack.fail('files.completeUploadExternal', {
-      error: 'internal_error',
-      where: (args) => {
-        if (args.channel_id !== CSV_CHANNEL || typeof args.thread_ts !== 'string') return false;
-        failedThread = args.thread_ts;
-        return true;
-      },
-    });
-    await slack.waitFor(() => failedThread !== undefined, 15_000, 'the failed upload');
-    const intoThread = () =>
-      slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === failedThread);
-    // The retry (1 s later) finds the digest in the history and uploads only its files.
-    await slack.waitFor(() => intoThread().length >= 2, 15_000, 'the CSV uploaded by the retry');
+    // The next upload into a csv-only digest's thread fails after its post; the retry (1 s later)
+    // finds the digest in the history and uploads only its files.
+    const { threadTs: failedThread, uploadsIntoThread } = await failNextThreadUpload(slack, CSV_CHANNEL);
+    await slack.waitFor(() => uploadsIntoThread() >= 2, 15_000, 'the CSV uploaded by the retry');
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(intoThread()).toHaveLength(2);
+    expect(uploadsIntoThread()).toBe(2);
     const digest = digests(slack.messages, 'csv-only').find((m) => m.ts === failedThread) as StoredMessage;
     expect(digests(slack.messages, 'csv-only').filter((m) => slotOf(m) === slotOf(digest))).toHaveLength(1);
     const run = harness.bot.store.runs.findByIdempotencyKey(`digest:csv-only:${CSV_CHANNEL}:${slotOf(digest)}`);

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BotHarness } from '../../support/botHarness.js';
-import { secondsReport, writeReports } from '../../support/scheduledReports.js';
+import { failNextThreadUpload, secondsReport, writeReports } from '../../support/scheduledReports.js';
 
 const CHANNEL_ID = 'C0GENERAL1';
 
@@ -30,19 +30,8 @@ describe('a digest whose report names its channel', () => {
 
   it('is retried after a failure past its post without a second post, and gets its CSV', async () => {
     const slack = harness.slack;
-    let failedThread: string | undefined;
-    slack.fail('files.completeUploadExternal', {
-      error: 'internal_error',
-      where: (args) => {
-        if (args.channel_id !== CHANNEL_ID || typeof args.thread_ts !== 'string') return false;
-        failedThread = args.thread_ts;
-        return true;
-      },
-    });
-    await slack.waitFor(() => failedThread !== undefined, 15_000, 'the failed upload');
-    const intoThread = () =>
-      slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === failedThread);
-    await slack.waitFor(() => intoThread().length >= 2, 15_000, 'the CSV uploaded by the retry');
+    const { threadTs: failedThread, uploadsIntoThread } = await failNextThreadUpload(slack, CHANNEL_ID);
+    await slack.waitFor(() => uploadsIntoThread() >= 2, 15_000, 'the CSV uploaded by the retry');
     const digest = slack.messages.find((m) => m.ts === failedThread);
     const slot = String(digest?.metadata?.event_payload.slot);
     const sameSlot = slack.messages.filter(
