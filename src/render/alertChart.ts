@@ -9,7 +9,6 @@ import { buildChartConfig } from './buildChartConfig.js';
 import type { ChartSpec } from './chartStyle.js';
 import type { FormatUnit } from './format.js';
 import { formatValue } from './format.js';
-import { THRESHOLD_COLOUR } from './palette.js';
 
 export interface AlertChartInput {
   /** The rule's name, as the title. */
@@ -17,9 +16,9 @@ export interface AlertChartInput {
   metric: { key: string; label: string; unit: Exclude<FormatUnit, 'text' | 'time'>; polarity: Polarity };
   /** The values over the recent period, oldest first (ISO times with offset). */
   points: ReadonlyArray<{ at: string; value: number | null }>;
-  /** The trigger (for anomaly rules, the edge that was crossed). */
+  /** The trigger of an above/below rule. */
   threshold?: number;
-  /** Anomaly rules: the expected band. */
+  /** Anomaly rules: the expected band, both edges drawn (instead of `threshold`). */
   band?: { low: number; high: number };
   /** The entity, shown in the subtitle: `Country BR`. */
   entity?: string;
@@ -42,9 +41,10 @@ export function alertChartSpec(input: AlertChartInput): ChartSpec | null {
 }
 
 /**
- * The chart as a one-line view, for a renderer that draws views (the bot's chart process): it
- * draws the metric and the threshold (for anomaly rules the edge that was crossed, not the band's
- * other edge, which only `alertChartSpec` adds). Null with fewer than two values.
+ * The chart as a one-line view, for a renderer that draws views (the bot's chart process): the
+ * metric and the threshold, or for anomaly rules both edges of the expected band (the bot drew
+ * only the upper edge before, so a collapse showed no line where it crossed). Null with fewer
+ * than two values.
  *
  * @example const png = await charts.renderView(alertChartView(input))
  */
@@ -63,7 +63,16 @@ export function alertChartView(input: AlertChartInput): ReportView | null {
   const metric: ViewColumn = { ...input.metric, kind: 'metric', name: input.metric.key, args: {} };
   const first = points[0]?.at ?? '';
   const last = points[points.length - 1]?.at ?? '';
-  const line = input.band ? input.band.high : input.threshold;
+  const unit = input.metric.unit;
+  const key = input.metric.key;
+  const thresholds = input.band
+    ? [
+        { metric: key, value: input.band.high, label: `expected ≤ ${formatValue(input.band.high, unit)}` },
+        { metric: key, value: input.band.low, label: `expected ≥ ${formatValue(input.band.low, unit)}` },
+      ]
+    : input.threshold === undefined
+      ? []
+      : [{ metric: key, value: input.threshold, label: `threshold ${formatValue(input.threshold, unit)}` }];
   const view: ReportView = {
     reportId: 'alert',
     title: input.title,
@@ -80,17 +89,7 @@ export function alertChartView(input: AlertChartInput): ReportView | null {
       x: 'at',
       series: [input.metric.key],
       title: input.title,
-      ...(line === undefined
-        ? {}
-        : {
-            threshold: {
-              metric: input.metric.key,
-              value: line,
-              label: input.band
-                ? `expected ≤ ${formatValue(line, input.metric.unit)}`
-                : `threshold ${formatValue(line, input.metric.unit)}`,
-            },
-          }),
+      ...(thresholds.length > 0 ? { thresholds } : {}),
     },
   };
   return view;
@@ -101,18 +100,6 @@ function finishAlertChart(
   input: AlertChartInput,
   points: ReadonlyArray<{ at: string; value: number | null }>,
 ): ChartSpec {
-  if (input.band) {
-    const threshold = spec.config.data.datasets.find((d) => d.label?.startsWith('expected'));
-    spec.config.data.datasets.push({
-      ...(threshold ?? {}),
-      type: 'line',
-      label: `expected ≥ ${formatValue(input.band.low, input.metric.unit)}`,
-      data: points.map(() => input.band?.low ?? null),
-      borderColor: THRESHOLD_COLOUR,
-      borderDash: [4, 4],
-      pointRadius: 0,
-    } as (typeof spec.config.data.datasets)[number]);
-  }
   const limit = input.band
     ? `expected band ${formatValue(input.band.low, input.metric.unit)} – ${formatValue(input.band.high, input.metric.unit)}`
     : input.threshold === undefined

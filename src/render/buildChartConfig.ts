@@ -89,12 +89,11 @@ export function buildChartConfig(view: ReportView, chart: ViewChart | undefined 
     const compare = view.comparison && (chart.kind === 'line' || metrics.length === 1);
     if (compare) drafts.push(...comparisonSeries(view, chart, metrics, keys, isTime));
   }
-  if (chart.threshold) {
-    const metric = column(view, chart.threshold.metric);
+  for (const line of chart.thresholds ?? []) {
     drafts.push({
-      label: chart.threshold.label,
-      data: keys.map(() => chart.threshold?.value ?? null),
-      unit: metric?.unit ?? metrics[0]?.unit ?? 'count',
+      label: line.label,
+      data: keys.map(() => line.value),
+      unit: column(view, line.metric)?.unit ?? metrics[0]?.unit ?? 'count',
       colour: THRESHOLD_COLOUR,
       threshold: true,
     });

@@ -209,9 +209,9 @@ describe('the parent of a newly opened threshold incident', () => {
     expect(uploads).toEqual(['spend-high.png']);
     expect(stored?.chartFileId).toBe('F0CHART1');
     expect(text).toContain('F0CHART1');
-    const chart = (rendered[0] as { rows: unknown[]; chart: { threshold?: { value: number } } }).chart;
+    const chart = (rendered[0] as { rows: unknown[]; chart: { thresholds?: Array<{ value: number }> } }).chart;
     expect((rendered[0] as { rows: unknown[] }).rows).toHaveLength(3);
-    expect(chart.threshold?.value).toBe(10);
+    expect(chart.thresholds?.map((t) => t.value)).toEqual([10]);
     expect(text).not.toContain('Chart unavailable');
   });
 

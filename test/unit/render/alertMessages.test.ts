@@ -1,10 +1,12 @@
 import {
   type AlertMessageInput,
   alertChartSpec,
+  alertChartView,
   alertMetadata,
   alertParentMessage,
   alertReplyMessage,
   alertsSummaryMessage,
+  buildChartConfig,
   mentionText,
   SNOOZE_ACTIONS,
 } from '../../../src/render/index.js';
@@ -247,6 +249,16 @@ describe('alertChartSpec', () => {
       ['expected ≤ $6.50', 6.5],
       ['expected ≥ $4.00', 4],
     ]);
+  });
+
+  it('gives the chart process (which draws views) both edges of the band, the crossed lower one too', () => {
+    const view = alertChartView({ title: 'Spend unusual', metric, points, band: { low: 6, high: 9 }, timezone: 'UTC' });
+    expect(view?.chart?.thresholds?.map((t) => [t.label, t.value])).toEqual([
+      ['expected ≤ $9.00', 9],
+      ['expected ≥ $6.00', 6],
+    ]);
+    const datasets = view ? (buildChartConfig(view)?.config.data.datasets ?? []) : [];
+    expect(datasets.map((d) => d.label)).toEqual(['CPI', 'expected ≤ $9.00', 'expected ≥ $6.00']);
   });
 
   it('gives no chart for fewer than two values', () => {

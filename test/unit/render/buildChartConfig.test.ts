@@ -76,7 +76,7 @@ describe('buildChartConfig', () => {
       kind: 'line',
       x: 'date',
       series: ['spend', 'installsCpi'],
-      threshold: { metric: 'installsCpi', value: 2.4, label: 'CPI alert $2.40' },
+      thresholds: [{ metric: 'installsCpi', value: 2.4, label: 'CPI alert $2.40' }],
     };
     const { datasets } = parts(view);
     const line = datasets.find((d) => d.label === 'CPI alert $2.40');
