@@ -11,7 +11,7 @@ import { homeView } from './homeView.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands } from './PivotCommands.js';
 import type { RateLimitSettings } from './rateLimits.js';
-import { SLACK_RETRY, type SlackGateway, slackGatewayFor, type WebApiGateway } from './SlackGateway.js';
+import type { SlackGateway } from './SlackGateway.js';
 import { scheduleOverview } from './scheduleMessages.js';
 import { verifySlackToken } from './slackIdentity.js';
 import {
@@ -22,6 +22,7 @@ import {
   type ViewSubmission,
 } from './slackReceiver.js';
 import { defaultReceiverEntry, startThreadedReceiver } from './threadedReceiver.js';
+import { SLACK_RETRY, slackGatewayFor, type WebApiGateway } from './WebApiGateway.js';
 
 export interface SlackAppOptions {
   slack: SlackConfig;

@@ -56,19 +56,14 @@ export {
 export { resumeJobs } from './resumeJobs.js';
 export {
   type CallOptions,
-  type GatewayOptions,
   type HistoryMessage,
   type HistoryOptions,
-  MAX_WAIT_MS,
   type MessageMetadata,
   type MethodStats,
-  SLACK_RETRY,
   SlackDeliveryError,
   type SlackGateway,
-  slackGatewayFor,
   toDeliveryError,
   type UploadFile,
-  WebApiGateway,
 } from './SlackGateway.js';
 export {
   savedQueriesOf,
@@ -78,4 +73,5 @@ export {
   withSavedQueryReports,
 } from './savedQueries.js';
 export { SAVED_QUERY_PREFIX, savedQueryId } from './scheduleModal.js';
+export { type GatewayOptions, MAX_WAIT_MS, SLACK_RETRY, slackGatewayFor, WebApiGateway } from './WebApiGateway.js';
 export { WorkQueue } from './WorkQueue.js';

@@ -1,0 +1,34 @@
+/** Reading messages back from Slack: the paging arguments and the answer, as the gateway returns them. */
+import type { HistoryMessage, HistoryOptions, MessageMetadata } from './SlackGateway.js';
+
+/** The paging arguments that conversations.history and conversations.replies share. */
+export function pageArgs(options: HistoryOptions) {
+  return {
+    ...(options.oldest !== undefined ? { oldest: options.oldest } : {}),
+    ...(options.latest !== undefined ? { latest: options.latest } : {}),
+    ...(options.inclusive !== undefined ? { inclusive: options.inclusive } : {}),
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.includeAllMetadata ? { include_all_metadata: true } : {}),
+  };
+}
+
+/** One page of messages as the gateway returns them. */
+export function messagesOf(result: unknown): HistoryMessage[] {
+  return ((result as { messages?: Array<Record<string, unknown>> }).messages ?? []).map(toHistoryMessage);
+}
+
+function toHistoryMessage(raw: Record<string, unknown>): HistoryMessage {
+  const message: HistoryMessage = { ts: String(raw.ts ?? ''), text: String(raw.text ?? '') };
+  if (typeof raw.thread_ts === 'string') message.threadTs = raw.thread_ts;
+  const metadata = raw.metadata as Partial<MessageMetadata> | undefined;
+  if (metadata && typeof metadata.event_type === 'string') {
+    message.metadata = { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} };
+  }
+  if (Array.isArray(raw.files)) {
+    message.files = (raw.files as Array<{ id?: unknown; name?: unknown }>).map((f) => ({
+      id: String(f.id ?? ''),
+      ...(typeof f.name === 'string' ? { name: f.name } : {}),
+    }));
+  }
+  return message;
+}
