@@ -9,9 +9,13 @@ export class SlackDeliveryError extends PivotbotError {
   /** Slack's error string (`not_in_channel`, `ratelimited`, `http_503`…). */
   readonly slackError: string;
 
-  constructor(method: string, slackError: string, options: { retryable?: boolean; cause?: unknown } = {}) {
+  constructor(
+    method: string,
+    slackError: string,
+    options: { retryable?: boolean; cause?: unknown; userMessage?: string } = {},
+  ) {
     super(`SLACK_${slackError.toUpperCase()}`, `Slack ${method} failed: ${slackError}`, {
-      userMessage: userMessageFor(slackError),
+      userMessage: options.userMessage ?? userMessageFor(slackError),
       retryable: options.retryable ?? false,
       cause: options.cause,
       details: { method, slackError },

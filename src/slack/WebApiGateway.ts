@@ -8,7 +8,7 @@ import type { SlackConfig } from '../config/index.js';
 import type { Logger } from '../core/index.js';
 import type { SlackMessage } from '../render/index.js';
 import { boltLogger } from './boltLogger.js';
-import { ChannelDirectory, type ChannelPage } from './ChannelDirectory.js';
+import { ChannelDirectory, type ChannelPage, unknownChannelError } from './ChannelDirectory.js';
 import { messagesOf, pageArgs } from './historyMessages.js';
 import { type Lane, type PacerClock, RatePacer } from './RatePacer.js';
 import { type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
@@ -99,7 +99,9 @@ export class WebApiGateway implements SlackGateway {
           ...(options.metadata ? { metadata: options.metadata as never } : {}),
         }),
       { channel, signal: options.signal },
-    );
+    ).catch((error: unknown) => {
+      throw unknownChannelError(channel, error);
+    });
     const id = String(result.channel ?? channel);
     this.shared.channels.learn(channel, id);
     return { ts: String(result.ts ?? ''), channel: id };

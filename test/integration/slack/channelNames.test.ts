@@ -73,7 +73,16 @@ describe('channels given by name', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SlackDeliveryError);
     expect((error as SlackDeliveryError).slackError).toBe('channel_not_found');
-    expect((error as SlackDeliveryError).userMessage).toMatch(/can't find that channel/);
+    expect((error as SlackDeliveryError).userMessage).toMatch(/can't see a channel named #no-such-channel/);
     expect(slack.callsTo('conversations.history')).toHaveLength(0);
+  });
+
+  it('says what to do when a post to a name fails (a renamed channel), and keeps other errors as they are', async () => {
+    const gateway = gatewayFor();
+    const renamed = await gateway.post('#ua-daily-old', message('digest')).catch((e: unknown) => e);
+    expect((renamed as SlackDeliveryError).slackError).toBe('channel_not_found');
+    expect((renamed as SlackDeliveryError).userMessage).toContain('Write the channel');
+    const byId = await gateway.post('C0NOSUCH01', message('digest')).catch((e: unknown) => e);
+    expect((byId as SlackDeliveryError).userMessage).toMatch(/can't find that channel/);
   });
 });
