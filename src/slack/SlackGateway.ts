@@ -53,9 +53,13 @@ export interface HistoryOptions extends CallOptions {
   /** Only messages before this ts. */
   latest?: string;
   inclusive?: boolean;
-  /** One page, newest first (Slack's default 100, at most 999). */
+  /** Messages per page (Slack's default 100, at most 999). */
   limit?: number;
   includeAllMetadata?: boolean;
+  /** Pages to read at most, following Slack's cursor (default 1). */
+  pages?: number;
+  /** Stops reading pages after the one holding a message this accepts. */
+  until?: (message: HistoryMessage) => boolean;
 }
 
 /** An opened or updated view: its id and the hash a later update passes. */
@@ -114,9 +118,9 @@ export interface SlackGateway {
     view: Record<string, unknown>,
     options?: CallOptions & { hash?: string },
   ): Promise<OpenedView>;
-  /** A channel's recent top-level messages, newest first (one page). */
+  /** A channel's recent top-level messages, newest first (`pages` pages, default one). */
   history(channel: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
-  /** A thread: its parent and replies, oldest first (one page; `conversations.replies`). */
+  /** A thread: its parent and replies, oldest first (`pages` pages, default one; `conversations.replies`). */
   replies(channel: string, threadTs: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
   /** A channel's id: itself, or for a `#name` the id Slack has for it (`channel_not_found` if none). */
   channelId?(channel: string, options?: CallOptions): Promise<string>;

@@ -9,7 +9,7 @@ import type { Logger } from '../core/index.js';
 import type { SlackMessage } from '../render/index.js';
 import { boltLogger } from './boltLogger.js';
 import { ChannelDirectory, type ChannelPage, unknownChannelError } from './ChannelDirectory.js';
-import { messagesOf, pageArgs } from './historyMessages.js';
+import { messagesOf, nextCursorOf, pageArgs } from './historyMessages.js';
 import { type Lane, type PacerClock, RatePacer } from './RatePacer.js';
 import { type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
 import { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';
@@ -244,22 +244,47 @@ export class WebApiGateway implements SlackGateway {
 
   async history(channel: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
     const id = await this.channelId(channel, options);
-    const result = await this.call(
-      'conversations.history',
-      () => this.client.conversations.history({ channel: id, ...pageArgs(options) }),
-      { signal: options.signal },
+    return this.readPages(options, (cursor) =>
+      this.call(
+        'conversations.history',
+        () => this.client.conversations.history({ channel: id, ...pageArgs(options), ...(cursor ? { cursor } : {}) }),
+        { signal: options.signal },
+      ),
     );
-    return messagesOf(result);
   }
 
   async replies(channel: string, threadTs: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
     const id = await this.channelId(channel, options);
-    const result = await this.call(
-      'conversations.replies',
-      () => this.client.conversations.replies({ channel: id, ts: threadTs, ...pageArgs(options) }),
-      { signal: options.signal },
+    return this.readPages(options, (cursor) =>
+      this.call(
+        'conversations.replies',
+        () =>
+          this.client.conversations.replies({
+            channel: id,
+            ts: threadTs,
+            ...pageArgs(options),
+            ...(cursor ? { cursor } : {}),
+          }),
+        { signal: options.signal },
+      ),
     );
-    return messagesOf(result);
+  }
+
+  /** Reads up to `options.pages` pages, stopping after one with a message `options.until` accepts. */
+  private async readPages(
+    options: HistoryOptions,
+    readPage: (cursor: string | undefined) => Promise<unknown>,
+  ): Promise<HistoryMessage[]> {
+    const messages: HistoryMessage[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < (options.pages ?? 1); page++) {
+      const result = await readPage(cursor);
+      const read = messagesOf(result);
+      messages.push(...read);
+      cursor = nextCursorOf(result);
+      if (!cursor || (options.until && read.some(options.until))) break;
+    }
+    return messages;
   }
 
   async userTimeZone(userId: string, options: CallOptions = {}): Promise<string | undefined> {

@@ -44,8 +44,12 @@ export interface RuleThreads {
   signal?: AbortSignal;
 }
 
-/** How far back a restart looks for a parent an earlier process posted (one page of history). */
+/**
+ * How far back a restart looks for a parent (or reply) an earlier process posted: pages of 200
+ * messages, newest first, stopping at the page that holds it; ten pages cover a busy channel.
+ */
 const HISTORY_PAGE = 200;
+const HISTORY_PAGES = 10;
 
 /** A Slack link to a message (works for any member of the channel). */
 export function threadUrl(channel: string, ts: string): string | undefined {
@@ -140,6 +144,8 @@ export async function ensureParents(
         oldest: (Date.parse(current.openedAt) / 1000 - 60).toFixed(6),
         includeAllMetadata: true,
         limit: HISTORY_PAGE,
+        pages: HISTORY_PAGES,
+        until: (m) => findAlertParent([m], current) !== undefined,
         ...(threads.signal ? { signal: threads.signal } : {}),
       });
       const earlier = findAlertParent(history, current);
@@ -358,6 +364,8 @@ export async function deliverOwed(
             oldest: (Date.parse(reply.at) / 1000 - 60).toFixed(6),
             includeAllMetadata: true,
             limit: HISTORY_PAGE,
+            pages: HISTORY_PAGES,
+            until: (m) => findAlertReply([m], current, reply) !== undefined,
             ...(threads.signal ? { signal: threads.signal } : {}),
           });
           found = findAlertReply(thread, current, reply);

@@ -15,8 +15,14 @@ import type { HistoryMessage, MessageMetadata } from './SlackGateway.js';
 /** The metadata event type of digest posts. */
 export const DIGEST_EVENT = 'pivotbot_digest';
 
-/** How far back a restart looks for an earlier attempt's post (one page of history). */
+/**
+ * How far a retry reads the channel back to the slot for an earlier attempt's post: pages of 100
+ * top-level messages, newest first, stopping at the page that holds it. Ten pages cover a busy
+ * channel's 1,000 messages since the slot (one page did not: a restart hours later in a channel
+ * with more than 100 messages since would have posted the digest again).
+ */
 const HISTORY_PAGE = 100;
+const HISTORY_PAGES = 10;
 
 export interface DigestDeps extends DeliveryDeps {
   /** The report definitions, read fresh so that an edited file applies to the next slot. */
@@ -41,12 +47,14 @@ export function findDigestPost(
   messages: readonly HistoryMessage[],
   run: Pick<SlotRun, 'spec' | 'slot'>,
 ): HistoryMessage | undefined {
-  const slot = run.slot.toISOString();
-  return messages.find(
-    (m) =>
-      m.metadata?.event_type === DIGEST_EVENT &&
-      m.metadata.event_payload.report === run.spec.report &&
-      m.metadata.event_payload.slot === slot,
+  return messages.find((m) => isDigestPost(m, run));
+}
+
+function isDigestPost(m: HistoryMessage, run: Pick<SlotRun, 'spec' | 'slot'>): boolean {
+  return (
+    m.metadata?.event_type === DIGEST_EVENT &&
+    m.metadata.event_payload.report === run.spec.report &&
+    m.metadata.event_payload.slot === run.slot.toISOString()
   );
 }
 
@@ -71,6 +79,8 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
       inclusive: true,
       includeAllMetadata: true,
       limit: HISTORY_PAGE,
+      pages: HISTORY_PAGES,
+      until: (m) => isDigestPost(m, run),
       signal: run.signal,
     });
     const earlier = findDigestPost(history, run);
@@ -129,8 +139,13 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
 async function completeThread(run: SlotRun, ts: string, deps: DigestDeps): Promise<void> {
   const { spec, slot } = run;
   if (deps.store.jobs.list().some((job) => job.threadTs === ts)) return;
-  const replies = await deps.slack.replies(spec.channel, ts, { signal: run.signal });
-  if (replies.some((m) => m.ts !== ts && (m.files?.length ?? 0) > 0)) return;
+  const hasFiles = (m: HistoryMessage) => m.ts !== ts && (m.files?.length ?? 0) > 0;
+  const replies = await deps.slack.replies(spec.channel, ts, {
+    pages: HISTORY_PAGES,
+    until: hasFiles,
+    signal: run.signal,
+  });
+  if (replies.some(hasFiles)) return;
   const report = findReport(await deps.loadReports(), spec.report);
   const uploaded = await redeliverThreadFiles(
     { report, asOf: slot, csv: report.definition.deliver?.csv !== false },

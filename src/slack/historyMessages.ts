@@ -12,6 +12,12 @@ export function pageArgs(options: HistoryOptions) {
   };
 }
 
+/** The cursor of the page after this one, if Slack says there is one. */
+export function nextCursorOf(result: unknown): string | undefined {
+  const cursor = (result as { response_metadata?: { next_cursor?: unknown } }).response_metadata?.next_cursor;
+  return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
+}
+
 /** One page of messages as the gateway returns them. */
 export function messagesOf(result: unknown): HistoryMessage[] {
   return ((result as { messages?: Array<Record<string, unknown>> }).messages ?? []).map(toHistoryMessage);

@@ -485,11 +485,11 @@ export class SlackTestServer {
         return true;
       })
       .sort((a, b) => (tsMicros(b.ts) > tsMicros(a.ts) ? 1 : -1));
+    const { slice, more } = pageOf(found, args.cursor, limit);
     return {
       ok: true,
-      has_more: found.length > limit,
-      response_metadata: { next_cursor: '' },
-      messages: found.slice(0, limit).map((m) => ({
+      ...more,
+      messages: slice.map((m) => ({
         type: 'message',
         user: 'U_BOT',
         bot_id: 'B_BOT',
@@ -519,11 +519,11 @@ export class SlackTestServer {
       ...this.messages.filter((m) => m.channel === channel && (m.ts === ts || m.threadTs === ts)),
       ...shares,
     ].sort((a, b) => (tsMicros(a.ts) > tsMicros(b.ts) ? 1 : -1));
+    const { slice, more } = pageOf(found, args.cursor, limit);
     return {
       ok: true,
-      has_more: found.length > limit,
-      response_metadata: { next_cursor: '' },
-      messages: found.slice(0, limit).map((m) => ({
+      ...more,
+      messages: slice.map((m) => ({
         type: 'message',
         user: 'U_BOT',
         bot_id: 'B_BOT',
@@ -558,6 +558,12 @@ export class SlackTestServer {
   }
 
   /** Slack-like timestamps from the server's clock: seconds with six decimals, each one unique. */
+  /** Other people's messages in a channel (plain text, no metadata), as a busy channel has. */
+  chatter(channel: string, count: number): void {
+    for (let i = 0; i < count; i++)
+      this.messages.push({ channel, ts: this.nextTs(), text: `chatter ${i}`, blocks: [] });
+  }
+
   private nextTs(): string {
     let micros = BigInt(Math.floor(this.now() * 1000));
     if (micros <= this.lastTsMicros) micros = this.lastTsMicros + 1n;
@@ -608,4 +614,12 @@ function parseJson(text: string): unknown {
 
 function json(res: ServerResponse, body: unknown): void {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** Like Slack's cursor paging: `limit` items from the cursor, and the next page's cursor while there are more. */
+function pageOf<T>(items: readonly T[], cursor: unknown, limit: number) {
+  const start = Number(cursor ?? 0) || 0;
+  const slice = items.slice(start, start + limit);
+  const next = start + limit < items.length ? String(start + limit) : '';
+  return { slice, more: { has_more: next !== '', response_metadata: { next_cursor: next } } };
 }
