@@ -23,6 +23,7 @@ export const DIGEST_EVENT = 'pivotbot_digest';
  */
 const HISTORY_PAGE = 100;
 const HISTORY_PAGES = 10;
+const CLOCK_MARGIN_MS = 60_000;
 
 export interface DigestDeps extends DeliveryDeps {
   /** The report definitions, read fresh so that an edited file applies to the next slot. */
@@ -75,7 +76,9 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
   deps.logger.debug(where, 'digest slot claimed');
   if (run.attempt > 1) {
     const history = await slack.history(spec.channel, {
-      oldest: (slot.getTime() / 1000).toFixed(6),
+      // From a minute before the slot: Slack stamps the post with its own clock, which may be
+      // behind ours; only this slot's metadata matches, so the margin costs nothing else.
+      oldest: ((slot.getTime() - CLOCK_MARGIN_MS) / 1000).toFixed(6),
       inclusive: true,
       includeAllMetadata: true,
       limit: HISTORY_PAGE,

@@ -109,6 +109,8 @@ export class SlackTestServer {
   readonly views = new Map<string, { view: Record<string, unknown>; hash: string; triggerId: string }>();
   private viewCounter = 0;
   private readonly now: () => number;
+  /** How far Slack's clock is from the bot's: message ts are stamped with `now() + clockSkewMs`. */
+  clockSkewMs = 0;
   private rateLimits: ServerRateLimits | undefined;
   /** Accepted calls per rate-limit key (method, or method and channel), oldest first. */
   private readonly windows = new Map<string, number[]>();
@@ -565,7 +567,7 @@ export class SlackTestServer {
   }
 
   private nextTs(): string {
-    let micros = BigInt(Math.floor(this.now() * 1000));
+    let micros = BigInt(Math.floor((this.now() + this.clockSkewMs) * 1000));
     if (micros <= this.lastTsMicros) micros = this.lastTsMicros + 1n;
     this.lastTsMicros = micros;
     const digits = micros.toString().padStart(7, '0');
