@@ -34,6 +34,11 @@ export class ChannelDirectory {
     if (channel.startsWith('#') && !id.startsWith('#')) this.ids.set(channel.slice(1), id);
   }
 
+  /** The id of a channel when it is one or its name is known, without asking Slack. */
+  known(channel: string): string | undefined {
+    return channel.startsWith('#') ? this.ids.get(channel.slice(1)) : channel;
+  }
+
   /**
    * The channel's id: itself when it is one; for a `#name`, the id kept or found by walking
    * `conversations.list`. An unknown name (a typo, a channel renamed or archived, a private

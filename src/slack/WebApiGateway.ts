@@ -98,7 +98,8 @@ export class WebApiGateway implements SlackGateway {
           ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
           ...(options.metadata ? { metadata: options.metadata as never } : {}),
         }),
-      { channel, signal: options.signal },
+      // Paced per channel by id when it is known, so `#ua-daily` and its id share one budget.
+      { channel: this.shared.channels.known(channel) ?? channel, signal: options.signal },
     ).catch((error: unknown) => {
       throw unknownChannelError(channel, error);
     });

@@ -67,6 +67,24 @@ describe('channels given by name', () => {
     expect(slack.callsTo('conversations.history')[0]?.args.channel).toBe('C0UADAILY1');
   });
 
+  it('paces posts to a channel by name and by id as one channel', async () => {
+    const gateway = slackGatewayFor({ botToken: 'xoxb-test', apiUrl: slack.apiUrl }, silentLogger(), {
+      rateLimits: { windowMs: 1000, overrides: { 'chat.postMessage': { perChannel: { perWindow: 2, burst: 1 } } } },
+    });
+    await gateway.post('#ua-daily', message('learns the id'));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const started = Date.now();
+    await Promise.all([
+      gateway.post('#ua-daily', message('by name')),
+      gateway.post('C0UADAILY1', message('by id')),
+      gateway.post('#ua-daily', message('by name again')),
+    ]);
+    // One budget of 2 a second (one at once): the three go out 0, 0.5 and 1 s after they begin;
+    // with a budget per spelling, the name and the id would go at once and the last at 0.5 s.
+    const last = Math.max(...slack.callsTo('chat.postMessage').map((c) => c.at));
+    expect(last - started).toBeGreaterThanOrEqual(900);
+  });
+
   it('fails a name no channel has as channel_not_found, with a message for people', async () => {
     const error = await gatewayFor()
       .history('#no-such-channel')

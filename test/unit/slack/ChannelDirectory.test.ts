@@ -34,6 +34,11 @@ describe('ChannelDirectory', () => {
     directory.learn('C7', 'C7');
     expect(await directory.idOf('#ua-daily')).toBe('C2');
     expect(asked).toEqual([]);
+    expect([directory.known('#ua-daily'), directory.known('#general'), directory.known('C5')]).toEqual([
+      'C2',
+      undefined,
+      'C5',
+    ]);
   });
 
   it('fails an unknown name as channel_not_found, and walks again for it only after a while', async () => {
