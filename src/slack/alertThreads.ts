@@ -25,11 +25,15 @@ import {
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';
 import type { DeliveryDeps } from './deliverRun.js';
+import { postWithImage } from './postWithImage.js';
 import { SlackDeliveryError } from './SlackDeliveryError.js';
-import type { HistoryMessage } from './SlackGateway.js';
+import type { HistoryMessage, Posted } from './SlackGateway.js';
 
 /** What posting needs: the gateway, the chart renderer, the store, a clock and a logger. */
-export type ThreadDeps = Pick<DeliveryDeps, 'slack' | 'charts' | 'store' | 'logger' | 'clock' | 'defaultTimeZone'>;
+export type ThreadDeps = Pick<
+  DeliveryDeps,
+  'slack' | 'charts' | 'store' | 'logger' | 'clock' | 'defaultTimeZone' | 'imageRetryDelaysMs'
+>;
 
 /** One rule of one report, with the facts every message of its incidents shares. */
 export interface RuleThreads {
@@ -166,10 +170,35 @@ export async function ensureParents(
       }
       const input = alertMessageInput(current, messageContext(threads, current));
       const message = alertParentMessage(input);
-      const posted = await deps.slack.post(channel, unavailable ? withChartUnavailable(message) : message, {
+      const postOptions = {
         metadata: alertMetadata({ ...input, entityKey: current.entityKey }, 'open'),
         ...(threads.signal ? { signal: threads.signal } : {}),
-      });
+      };
+      let posted: Posted;
+      if (current.chartFileId !== undefined && !unavailable) {
+        // Slack may still be processing the chart it was just given: postWithImage waits for it.
+        const bare = withoutChartFile(current);
+        const sent = await postWithImage(
+          deps.slack,
+          channel,
+          {
+            withImage: message,
+            withoutImage: withChartUnavailable(
+              alertParentMessage(alertMessageInput(bare, messageContext(threads, bare))),
+              'Slack did not accept the chart image',
+            ),
+          },
+          postOptions,
+          deps.imageRetryDelaysMs,
+        );
+        if (sent.refused) {
+          deps.logger.warn({ ...where, err: sent.refused }, 'alert chart refused by Slack; parent posted without it');
+          current = bare;
+        }
+        posted = sent.posted;
+      } else {
+        posted = await deps.slack.post(channel, unavailable ? withChartUnavailable(message) : message, postOptions);
+      }
       // The crash test kills the bot on this line: posted, not yet recorded.
       deps.logger.debug({ ...where, ts: posted.ts }, 'alert parent posted');
       found = posted;
@@ -190,13 +219,20 @@ export async function ensureParents(
 
 const chartOf = (incident: AlertIncident) => (incident.chartFileId ? { chartFileId: incident.chartFileId } : {});
 
-/** The parent with a note where its chart would be: its values could not be fetched or drawn. */
-export function withChartUnavailable(message: SlackMessage): SlackMessage {
+/** The incident without its chart file (a chart Slack would not show). */
+function withoutChartFile(incident: AlertIncident): AlertIncident {
+  const { chartFileId: _dropped, ...rest } = incident;
+  return rest;
+}
+
+/** The parent with a note where its chart would be: its values could not be fetched or drawn, or Slack refused it. */
+export function withChartUnavailable(
+  message: SlackMessage,
+  why = 'the recent values could not be fetched or drawn',
+): SlackMessage {
   const note = {
     type: 'context',
-    elements: [
-      { type: 'mrkdwn', text: ':warning: Chart unavailable: the recent values could not be fetched or drawn.' },
-    ],
+    elements: [{ type: 'mrkdwn', text: `:warning: Chart unavailable: ${why}.` }],
   } as SlackMessage['blocks'][number];
   const blocks = [...message.blocks];
   const actions = blocks.findIndex((b) => (b as { type?: string }).type === 'actions');

@@ -15,10 +15,10 @@ import {
 import type { AsyncPivot, ReportingClient } from '../reporting/index.js';
 import { type RangeSpec, type ReportDefinition, type ReportView, runReport } from '../reports/index.js';
 import type { Store } from '../store/index.js';
+import { IMAGE_ERRORS, postWithImage } from './postWithImage.js';
 import { type MessageMetadata, SlackDeliveryError, type SlackGateway } from './SlackGateway.js';
 
 /** Errors that mean Slack would not take the chart image in the message (file not ready, blocks refused). */
-const IMAGE_ERRORS = new Set(['invalid_blocks', 'invalid_blocks_format', 'invalid_arguments', 'file_not_found']);
 
 /** Rows shown in a message's table; a longer result gets its CSV in the thread. */
 export const TABLE_ROWS = 10;
@@ -36,6 +36,8 @@ export interface DeliveryDeps {
   defaultTimeZone: string;
   /** Aborted on shutdown: in-flight polling stops and its job stays active for the next start. */
   signal: AbortSignal;
+  /** Waits before showing a just-uploaded chart again when Slack refuses it (default `IMAGE_RETRY_DELAYS_MS`). */
+  imageRetryDelaysMs?: readonly number[];
 }
 
 /** What to run: a named report, or a compiled ad-hoc / postbacks query. */
@@ -235,7 +237,7 @@ export async function updateProgress(
 }
 
 /** What `postView` needs: the gateway, the chart renderer and a logger. */
-export type PostDeps = Pick<DeliveryDeps, 'slack' | 'charts' | 'logger'>;
+export type PostDeps = Pick<DeliveryDeps, 'slack' | 'charts' | 'logger' | 'imageRetryDelaysMs'>;
 
 /** How a result is posted: as an ad-hoc answer (with its query) or a digest, and what it carries. */
 export interface PostHow {
@@ -288,21 +290,27 @@ export async function postView(
   const chart = chartPng === 'failed' ? undefined : chartPng;
   let posted: { ts: string; channel: string };
   let chartPosted = false;
-  if (chart) {
-    try {
-      const fileId = await deps.slack.uploadPrivate({
-        filename: `${view.reportId}.png`,
-        data: chart.data,
-        title: chart.alt,
-        altText: chart.alt,
-      });
-      posted = await deps.slack.post(place.channel, build({ slackFileId: fileId, alt: chart.alt }), postOptions);
-      chartPosted = true;
-    } catch (error) {
-      if (!(error instanceof SlackDeliveryError) || !IMAGE_ERRORS.has(error.slackError)) throw error;
-      deps.logger.warn({ err: error }, 'chart in the message failed; posting it in the thread instead');
-      posted = await deps.slack.post(place.channel, build(), postOptions);
-    }
+  const fileId = chart
+    ? await deps.slack
+        .uploadPrivate({ filename: `${view.reportId}.png`, data: chart.data, title: chart.alt, altText: chart.alt })
+        .catch((error: unknown) => {
+          if (!(error instanceof SlackDeliveryError) || !IMAGE_ERRORS.has(error.slackError)) throw error;
+          deps.logger.warn({ err: error }, 'chart upload refused; posting it in the thread instead');
+          return undefined;
+        })
+    : undefined;
+  if (chart && fileId !== undefined) {
+    const sent = await postWithImage(
+      deps.slack,
+      place.channel,
+      { withImage: build({ slackFileId: fileId, alt: chart.alt }), withoutImage: build() },
+      postOptions,
+      deps.imageRetryDelaysMs,
+    );
+    posted = sent.posted;
+    chartPosted = sent.imageShown;
+    if (sent.refused)
+      deps.logger.warn({ err: sent.refused }, 'chart in the message refused; posting it in the thread instead');
   } else {
     posted = await deps.slack.post(place.channel, build(), postOptions);
   }

@@ -45,6 +45,7 @@ export {
   type PivotCommandsDeps,
 } from './PivotCommands.js';
 export { parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
+export { IMAGE_ERRORS, IMAGE_RETRY_DELAYS_MS, type ImagePost, postWithImage } from './postWithImage.js';
 export { type Lane, PacingError } from './RatePacer.js';
 export {
   limitFor,

@@ -11,6 +11,8 @@ export interface SlackCall {
   at: number;
   /** True when the rate-limit mode answered this call 429. */
   limited?: boolean;
+  /** The Slack error it was answered with (`ok: false`), other than a fault set with `fail`. */
+  error?: string;
 }
 
 /** A response_url POST, or an upload to an upload URL. */
@@ -111,6 +113,12 @@ export class SlackTestServer {
   private readonly now: () => number;
   /** How far Slack's clock is from the bot's: message ts are stamped with `now() + clockSkewMs`. */
   clockSkewMs = 0;
+  /**
+   * Like Slack, which processes uploads in the background: for this long after an upload completes,
+   * a message whose image block shows the file is refused with `invalid_blocks` (default 0: ready at once).
+   */
+  fileProcessingMs = 0;
+  private readonly fileReadyAt = new Map<string, number>();
   private rateLimits: ServerRateLimits | undefined;
   /** Accepted calls per rate-limit key (method, or method and channel), oldest first. */
   private readonly windows = new Map<string, number[]>();
@@ -339,7 +347,9 @@ export class SlackTestServer {
       json(res, { ok: false, error: 'invalid_auth' });
       return;
     }
-    json(res, this.answer(method, args));
+    const answer = this.answer(method, args);
+    if (answer.ok === false) call.error = String(answer.error);
+    json(res, answer);
   }
 
   private answer(method: string, args: Record<string, unknown>): Record<string, unknown> {
@@ -357,6 +367,7 @@ export class SlackTestServer {
           bot_id: 'B_BOT',
         };
       case 'chat.postMessage': {
+        if (this.showsUnprocessedFile(args.blocks)) return { ok: false, error: 'invalid_blocks' };
         const channel = this.resolveChannel(String(args.channel ?? ''));
         if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
         if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
@@ -369,6 +380,7 @@ export class SlackTestServer {
         return { ok: true, channel, ts, message: { ts, text: message.text } };
       }
       case 'chat.update': {
+        if (this.showsUnprocessedFile(args.blocks)) return { ok: false, error: 'invalid_blocks' };
         const message = this.messages.find((m) => m.channel === args.channel && m.ts === args.ts);
         if (!message) return { ok: false, error: 'message_not_found' };
         message.text = String(args.text ?? message.text);
@@ -411,6 +423,7 @@ export class SlackTestServer {
           return { ok: false, error: 'channel_not_found' };
         const files = parseJson(String(args.files ?? '[]')) as Array<{ id: string; title?: string }>;
         const shared = files.map((f) => ({ id: f.id, title: f.title ?? '', name: f.title ?? '' }));
+        for (const f of files) this.fileReadyAt.set(f.id, this.now() + this.fileProcessingMs);
         // Like Slack: files shared into a thread show in its replies, as a message with `files`.
         if (typeof args.channel_id === 'string' && typeof args.thread_ts === 'string') {
           this.fileShares.push({
@@ -560,6 +573,19 @@ export class SlackTestServer {
   }
 
   /** Slack-like timestamps from the server's clock: seconds with six decimals, each one unique. */
+  /** Whether `blocks` hold an image of an uploaded file Slack has not finished processing. */
+  private showsUnprocessedFile(blocks: unknown): boolean {
+    const list = (typeof blocks === 'string' ? parseJson(blocks) : blocks) as Array<{
+      type?: string;
+      slack_file?: { id?: string };
+    }> | null;
+    if (!Array.isArray(list)) return false;
+    return list.some((b) => {
+      const id = b?.type === 'image' ? b.slack_file?.id : undefined;
+      return id !== undefined && (this.fileReadyAt.get(id) ?? 0) > this.now();
+    });
+  }
+
   /** Other people's messages in a channel (plain text, no metadata), as a busy channel has. */
   chatter(channel: string, count: number): void {
     for (let i = 0; i < count; i++)

@@ -133,6 +133,25 @@ describe('scheduled digests', () => {
     );
   }, 60_000);
 
+  it('shows the chart once Slack has processed its file, instead of leaving it out', async () => {
+    const slack = harness.slack;
+    // Slack takes half a second with each uploaded chart: the first post showing it is refused.
+    slack.fileProcessingMs = 500;
+    try {
+      const refused = () =>
+        slack.callsTo('chat.postMessage').filter((c) => c.error === 'invalid_blocks' && !c.args.thread_ts);
+      await slack.waitFor(() => refused().length > 0, 10_000, 'a digest whose chart was refused');
+      const at = refused()[0]?.at as number;
+      const after = () => digests(slack.messages, 'every-two').filter((m) => Number(m.ts) * 1000 >= at);
+      await slack.waitFor(() => after().length > 0, 10_000, 'the digest posted after the refusal');
+      const digest = after()[0] as StoredMessage;
+      expect(JSON.stringify(digest.blocks)).toContain('"type":"image"');
+      expect(digests(slack.messages, 'every-two').filter((m) => slotOf(m) === slotOf(digest))).toHaveLength(1);
+    } finally {
+      slack.fileProcessingMs = 0;
+    }
+  }, 30_000);
+
   it('posts the CSV of a digest whose upload failed after its post when the slot is retried, without posting it again', async () => {
     const slack = harness.slack;
     // The next upload into a csv-only digest's thread fails after its post; the retry (1 s later)

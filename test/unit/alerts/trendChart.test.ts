@@ -8,7 +8,12 @@ import { silentLogger } from '../../../src/core/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
 import type { PivotRequest, PivotResponse } from '../../../src/reporting/index.js';
 import { type LoadedReport, parseReportText, reportSchema } from '../../../src/reports/index.js';
-import { deliverTransitions, type RuleThreads, type SlackGateway } from '../../../src/slack/index.js';
+import {
+  deliverTransitions,
+  type RuleThreads,
+  SlackDeliveryError,
+  type SlackGateway,
+} from '../../../src/slack/index.js';
 import { type AlertIncident, createMemoryStore } from '../../../src/store/index.js';
 import { cpi, view } from './alertFixtures.js';
 
@@ -138,11 +143,21 @@ describe('runRuleEvaluation with trendDays', () => {
 });
 
 describe('the parent of a newly opened threshold incident', () => {
-  async function post(options: { chartPoints?: Array<{ at: string; value: number }>; chartUnavailable?: boolean }) {
+  async function post(options: {
+    chartPoints?: Array<{ at: string; value: number }>;
+    chartUnavailable?: boolean;
+    /** Slack refuses every image block, as it does for a file it never finishes processing. */
+    refuseImages?: boolean;
+  }) {
     const posts: SlackMessage[] = [];
     const uploads: string[] = [];
+    let refused = 0;
     const slack = {
       async post(channel: string, message: SlackMessage) {
+        if (options.refuseImages && JSON.stringify(message.blocks).includes('"type":"image"')) {
+          refused++;
+          throw new SlackDeliveryError('chat.postMessage', 'invalid_blocks');
+        }
         posts.push(message);
         return { ts: '1700000000.000100', channel };
       },
@@ -182,6 +197,7 @@ describe('the parent of a newly opened threshold incident', () => {
       logger: silentLogger(),
       clock: () => NOW,
       defaultTimeZone: 'UTC',
+      imageRetryDelaysMs: [1, 1],
     };
     const threads: RuleThreads = {
       report,
@@ -196,7 +212,7 @@ describe('the parent of a newly opened threshold incident', () => {
       ...(options.chartPoints ? { chartPoints: new Map([['inc_IOS', options.chartPoints]]) } : {}),
       ...(options.chartUnavailable ? { chartUnavailable: new Set(['inc_IOS']) } : {}),
     });
-    return { text: JSON.stringify(posts), rendered, uploads, stored: store.incidents.get('inc_IOS') };
+    return { text: JSON.stringify(posts), rendered, uploads, refused, stored: store.incidents.get('inc_IOS') };
   }
 
   it('shows the recent days with the threshold line', async () => {
@@ -213,6 +229,20 @@ describe('the parent of a newly opened threshold incident', () => {
     expect((rendered[0] as { rows: unknown[] }).rows).toHaveLength(3);
     expect(chart.thresholds?.map((t) => t.value)).toEqual([10]);
     expect(text).not.toContain('Chart unavailable');
+  });
+
+  it('posts without the chart, saying so, when Slack keeps refusing its image', async () => {
+    const points = [
+      { at: '2026-11-19', value: 10 },
+      { at: '2026-11-20', value: 15 },
+    ];
+    const { text, refused, stored } = await post({ chartPoints: points, refuseImages: true });
+    expect(refused).toBe(3);
+    expect(text).toContain('Chart unavailable: Slack did not accept the chart image');
+    expect(text).not.toContain('F0CHART1');
+    expect(stored?.threadTs).toBe('1700000000.000100');
+    // Later edits of the parent do not show it either.
+    expect(stored?.chartFileId).toBeUndefined();
   });
 
   it('says "chart unavailable" when its values could not be fetched', async () => {
