@@ -142,9 +142,9 @@ describe('scheduled digests', () => {
         slack.callsTo('chat.postMessage').filter((c) => c.error === 'invalid_blocks' && !c.args.thread_ts);
       await slack.waitFor(() => refused().length > 0, 10_000, 'a digest whose chart was refused');
       const at = refused()[0]?.at as number;
-      const after = () => digests(slack.messages, 'every-two').filter((m) => Number(m.ts) * 1000 >= at);
-      await slack.waitFor(() => after().length > 0, 10_000, 'the digest posted after the refusal');
-      const digest = after()[0] as StoredMessage;
+      const postedSince = () => digests(slack.messages, 'every-two').filter((m) => Number(m.ts) * 1000 >= at);
+      await slack.waitFor(() => postedSince().length > 0, 10_000, 'the digest posted after the refusal');
+      const digest = postedSince()[0] as StoredMessage;
       expect(JSON.stringify(digest.blocks)).toContain('"type":"image"');
       expect(digests(slack.messages, 'every-two').filter((m) => slotOf(m) === slotOf(digest))).toHaveLength(1);
     } finally {
