@@ -97,7 +97,8 @@ export async function alertAction(click: AlertClick, deps: AlertActionDeps): Pro
       ...ruleRange(report, rule, at, deps.defaultTimeZone),
       now,
     };
-    await editParents(threads, saved, deps);
+    // A parent deleted or in an archived channel does not keep the others from being redrawn.
+    await editParents(threads, saved, deps, { skipGone: true });
   } catch (error) {
     if (error instanceof IncidentActionError) {
       await tell(error.userMessage).catch(() => undefined);

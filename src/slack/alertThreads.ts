@@ -309,7 +309,7 @@ export async function editParents(
 }
 
 /** Slack errors that no retry will cure for this one thread: its parent or channel is gone. */
-const GONE = new Set(['message_not_found', 'thread_not_found', 'channel_not_found', 'is_archived']);
+const GONE = new Set(['message_not_found', 'thread_not_found', 'channel_not_found', 'is_archived', 'is_inactive']);
 const GONE_LOG = 'alert thread gone (parent deleted, channel archived or gone); what it was owed is dropped';
 
 /** Whether `error` says the thread can never be told (so an owed notice is dropped, not retried forever). */

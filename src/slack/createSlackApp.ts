@@ -257,7 +257,9 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
           ? event.actionId.slice(ACTION_IDS.rangePrefix.length)
           : value.range;
         const csv = event.actionId === ACTION_IDS.csv;
-        const threadTs = csv ? event.messageTs : undefined;
+        // A result that is itself a reply (an async run's, in its progress thread): the CSV goes
+        // into that thread, never under the reply (Slack: "never use a reply's ts").
+        const threadTs = csv ? (event.threadTs ?? event.messageTs) : undefined;
         track(
           commands.button(
             {

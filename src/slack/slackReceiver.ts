@@ -42,6 +42,8 @@ export type SlackEvent =
       triggerId: string;
       /** The ts of the message holding the button. */
       messageTs?: string;
+      /** The thread that message is a reply in, if it is one. */
+      threadTs?: string;
     }
   | {
       type: 'alertAction';
@@ -223,6 +225,7 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
         ...(body.response_url ? { responseUrl: body.response_url } : {}),
         triggerId: body.trigger_id,
         ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
+        ...(type === 'reportAction' && body.message?.thread_ts ? { threadTs: String(body.message.thread_ts) } : {}),
       });
     });
   }

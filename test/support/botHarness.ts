@@ -186,13 +186,18 @@ export class BotHarness {
     return job;
   }
 
-  async click(actionId: string, value: unknown, options: { messageTs?: string; channel?: string; user?: string } = {}) {
+  async click(
+    actionId: string,
+    value: unknown,
+    options: { messageTs?: string; threadTs?: string; channel?: string; user?: string } = {},
+  ) {
     const hook = `act-${++this.counter}`;
     const body = blockActionBody({
       actionId,
       value: JSON.stringify(value),
       responseUrl: this.slack.responseUrl(hook),
       ...(options.messageTs ? { messageTs: options.messageTs } : {}),
+      ...(options.threadTs ? { threadTs: options.threadTs } : {}),
       ...(options.channel ? { channelId: options.channel } : {}),
       ...(options.user ? { userId: options.user } : {}),
     });

@@ -71,6 +71,8 @@ export interface BlockAction {
   userId?: string;
   channelId?: string;
   messageTs?: string;
+  /** The clicked message is a reply in this thread. */
+  threadTs?: string;
   responseUrl: string;
 }
 
@@ -94,7 +96,11 @@ export function blockActionPayload(action: BlockAction): Record<string, unknown>
     },
     trigger_id: `trigger-${Math.random().toString(36).slice(2)}`,
     channel: { id: action.channelId ?? 'C0GENERAL1', name: 'general' },
-    message: { ts: action.messageTs ?? '1700000000.000001', text: '' },
+    message: {
+      ts: action.messageTs ?? '1700000000.000001',
+      text: '',
+      ...(action.threadTs ? { thread_ts: action.threadTs } : {}),
+    },
     response_url: action.responseUrl,
     actions: [
       {

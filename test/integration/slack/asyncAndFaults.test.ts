@@ -125,6 +125,27 @@ describe('Slack faults', () => {
     );
   });
 
+  it('puts the CSV of a result that is a thread reply into that thread, not under the reply', async () => {
+    await bot().click(
+      'pivot_csv',
+      { reportId: 'daily-kpi' },
+      { messageTs: '1700000000.000999', threadTs: '1700000000.000900' },
+    );
+    await bot().slack.waitFor(
+      () =>
+        bot()
+          .slack.callsTo('files.completeUploadExternal')
+          .some((c) => c.args.thread_ts === '1700000000.000900'),
+      20_000,
+      'the CSV in the parent thread',
+    );
+    expect(
+      bot()
+        .slack.callsTo('files.completeUploadExternal')
+        .some((c) => c.args.thread_ts === '1700000000.000999'),
+    ).toBe(false);
+  });
+
   it('runs an ad-hoc query again from its CSV button, with the CSV in the thread', async () => {
     await bot().click(
       'pivot_csv',

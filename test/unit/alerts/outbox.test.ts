@@ -136,10 +136,11 @@ function fakeSlack() {
   const messages: Array<{ channel: string; ts: string; threadTs?: string; text: string; metadata?: unknown }> = [];
   const updates: string[] = [];
   const failing = new Map<string, number>();
-  const gone = new Set<string>();
+  const gone = new Map<string, string>();
   let seq = 100;
   const fail = (method: string) => {
-    if (gone.has(method)) throw new SlackDeliveryError(method, 'message_not_found');
+    const goneAs = gone.get(method);
+    if (goneAs) throw new SlackDeliveryError(method, goneAs);
     const left = failing.get(method) ?? 0;
     if (left <= 0) return;
     failing.set(method, left - 1);
@@ -177,8 +178,8 @@ function fakeSlack() {
     messages,
     updates,
     failNext: (method: string, times = 1) => failing.set(method, times),
-    /** Every call of `method` from now on says the message is gone (a deleted parent). */
-    gone: (method: string) => gone.add(method),
+    /** Every call of `method` from now on says the message is gone (a deleted parent, an archived channel). */
+    gone: (method: string, error = 'message_not_found') => gone.set(method, error),
   };
 }
 
@@ -295,11 +296,15 @@ describe('delivering the outbox', () => {
     expect(replyIn(fake)).toHaveLength(1);
   });
 
-  it('drops what is owed to a thread whose parent was deleted, instead of failing every evaluation', async () => {
+  it.each([
+    ['was deleted', 'message_not_found'],
+    ['is in an archived channel', 'is_archived'],
+    ['is in a channel Slack calls inactive (archived, as chat.update says it)', 'is_inactive'],
+  ])('drops what is owed to a thread whose parent %s, instead of failing every evaluation', async (_why, error) => {
     const fake = fakeSlack();
     const { store, deps, transitions } = await resolvedButOwed(fake);
-    fake.gone('chat.update');
-    fake.gone('chat.postMessage');
+    fake.gone('chat.update', error);
+    fake.gone('chat.postMessage', error);
     const out = await deliverTransitions(threads, transitions, deps, { attempt: 1 });
     expect(out).toEqual({ parents: 0, replies: 0, edits: 0 });
     expect(store.incidents.get('inc_BR')?.owedEdit).toBeUndefined();
