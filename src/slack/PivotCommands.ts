@@ -143,7 +143,7 @@ export class PivotCommands {
     switch (command.kind) {
       case 'new':
         // Without a trigger id (an old Slack client, a test) there is no modal to open: help.
-        if (ctx.triggerId) return this.modals.openBuilder(ctx.triggerId, ctx.channelId);
+        if (ctx.triggerId) return this.modals.openBuilder(ctx.triggerId, ctx.channelId, ctx.responseUrl);
         return this.private(ctx, helpMessage(settings));
       case 'help':
         return this.private(

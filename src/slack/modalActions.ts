@@ -57,9 +57,15 @@ export class ModalActions {
     return this.lastTerms;
   }
 
-  /** `/pivot` alone or `/pivot new`: the query builder, bound to the channel it was opened in. */
-  async openBuilder(triggerId: string, channel: string): Promise<void> {
-    await this.deps.slack.viewsOpen(triggerId, queryModalView({ channel, terms: await this.terms() }));
+  /**
+   * `/pivot` alone or `/pivot new`: the query builder, bound to the channel it was opened in and
+   * to the command's response_url for private answers.
+   */
+  async openBuilder(triggerId: string, channel: string, responseUrl?: string): Promise<void> {
+    await this.deps.slack.viewsOpen(
+      triggerId,
+      queryModalView({ channel, ...(responseUrl ? { responseUrl } : {}), terms: await this.terms() }),
+    );
   }
 
   /**
@@ -72,6 +78,7 @@ export class ModalActions {
     if (!meta) return;
     const view = queryModalView({
       channel: meta.channel,
+      ...(meta.responseUrl ? { responseUrl: meta.responseUrl } : {}),
       terms: await this.terms(),
       fields: fieldsFromState(event.values),
     });
@@ -109,6 +116,7 @@ export class ModalActions {
       this.commands.runSubmitted(verdict.query, {
         userId: submission.userId,
         channelId: meta.channel,
+        ...(meta.responseUrl ? { responseUrl: meta.responseUrl } : {}),
         triggerId: `view:${submission.viewId}`,
       }),
     );

@@ -359,12 +359,21 @@ interface ElementState {
 /** What the modal carries from open to submit: the channel its result goes to. */
 export interface QueryModalMetadata {
   channel: string;
+  /**
+   * The `/pivot` command's response_url: a submission has none of its own, and `chat.postEphemeral`
+   * fails in a channel the bot is not in, so private answers (queued, failed) go here.
+   */
+  responseUrl?: string;
 }
 
 export function parseModalMetadata(raw: string | undefined): QueryModalMetadata | undefined {
   try {
-    const value = JSON.parse(raw ?? '') as { channel?: unknown };
-    return typeof value.channel === 'string' && value.channel !== '' ? { channel: value.channel } : undefined;
+    const value = JSON.parse(raw ?? '') as { channel?: unknown; responseUrl?: unknown };
+    if (typeof value.channel !== 'string' || value.channel === '') return undefined;
+    return {
+      channel: value.channel,
+      ...(typeof value.responseUrl === 'string' && value.responseUrl !== '' ? { responseUrl: value.responseUrl } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -378,6 +387,7 @@ export function parseModalMetadata(raw: string | undefined): QueryModalMetadata 
  */
 export function queryModalView(input: {
   channel: string;
+  responseUrl?: string;
   terms: readonly GlossaryTerm[];
   fields?: QueryModalFields;
 }): Record<string, unknown> {
@@ -486,7 +496,10 @@ export function queryModalView(input: {
     title: plain('Build a query'),
     submit: plain('Run'),
     close: plain('Cancel'),
-    private_metadata: JSON.stringify({ channel: input.channel } satisfies QueryModalMetadata),
+    private_metadata: JSON.stringify({
+      channel: input.channel,
+      ...(input.responseUrl ? { responseUrl: input.responseUrl } : {}),
+    } satisfies QueryModalMetadata),
     blocks,
   };
 }

@@ -393,8 +393,13 @@ export class SlackTestServer {
         return this.history(args);
       case 'conversations.replies':
         return this.replies(args);
-      case 'chat.postEphemeral':
+      case 'chat.postEphemeral': {
+        // Like Slack: only in a channel the bot can see and is in.
+        const channel = this.resolveChannel(String(args.channel ?? ''));
+        if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
+        if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
         return { ok: true, message_ts: this.nextTs() };
+      }
       case 'views.publish':
         return { ok: true, view: { id: 'V1', type: 'home' } };
       case 'views.open':

@@ -48,10 +48,11 @@ describe.each([
   const posts = () => bot().slack.callsTo('chat.postMessage');
   let triggers = 0;
 
-  /** `/pivot` alone: resolves to the opened view's id. */
-  async function open(text = ''): Promise<string> {
+  /** `/pivot` alone: resolves to the opened view's id (and the command's response_url hook, in `hooks`). */
+  const hooks = new Map<string, string>();
+  async function open(text = '', channel?: string): Promise<string> {
     const triggerId = `trig-modal-${++triggers}-${Math.random().toString(36).slice(2)}`;
-    const { response } = await bot().command(text, { triggerId });
+    const { response, hook } = await bot().command(text, { triggerId, ...(channel ? { channel } : {}) });
     expect(response.status).toBe(200);
     await bot().slack.waitFor(
       () =>
@@ -63,6 +64,7 @@ describe.each([
     );
     const entry = [...bot().slack.views.entries()].find(([, v]) => v.triggerId === triggerId);
     if (!entry) throw new Error('views.open failed');
+    hooks.set(entry[0], hook);
     return entry[0];
   }
 
@@ -70,7 +72,10 @@ describe.each([
     const id = await open();
     const view = bot().slack.views.get(id)?.view as Record<string, unknown>;
     expect(view.callback_id).toBe('pivot_query_modal');
-    expect(JSON.parse(String(view.private_metadata))).toEqual({ channel: 'C0GENERAL1' });
+    expect(JSON.parse(String(view.private_metadata))).toEqual({
+      channel: 'C0GENERAL1',
+      responseUrl: expect.stringContaining(hooks.get(id) as string),
+    });
     const text = JSON.stringify(view.blocks);
     expect(text).toContain('"option_groups"');
     expect(text).toContain('installsCpi (cpi');
@@ -157,6 +162,15 @@ describe.each([
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(posts().length).toBe(before + 1);
+  });
+
+  it('answers through the command’s response_url when opened in a channel the bot is not in', async () => {
+    // A submission has no response_url, and chat.postEphemeral fails where the bot is not a member.
+    const id = await open('', 'C0OUTSIDE1');
+    await bot().submitView(id, builderState({ metrics: ['spend'], dimensions: ['countryCode'], range: 'yesterday' }), {
+      user: 'U_BUILDER',
+    });
+    expect(await bot().waitForHook(hooks.get(id) as string)).toContain('/invite @pivotbot');
   });
 });
 
