@@ -30,6 +30,9 @@ function userMessageFor(error: string): string {
       return "I'm not a member of this channel yet. Invite me with `/invite @pivotbot` and try again.";
     case 'channel_not_found':
       return "I can't find that channel; for a private channel, invite me first with `/invite @pivotbot`.";
+    case 'expired_trigger_id':
+    case 'invalid_trigger_id':
+      return 'Slack allows 3 seconds to open a form after a click, and that passed while pivotbot was busy; click again (or run the command again).';
     case 'is_archived':
       return 'That channel is archived.';
     case 'invalid_auth':

@@ -31,6 +31,9 @@ const { webApi } = bolt;
 /** How long a call may wait for its turn before it fails as rate-limited, per lane. */
 export const MAX_WAIT_MS: Record<Lane, number> = { interactive: 60_000, scheduled: 15 * 60_000 };
 
+/** The longest wait for a `views.open` turn: Slack's trigger_id expires 3 s after the click. */
+export const TRIGGER_WAIT_MS = 2_000;
+
 /** 429s retried per call after waiting out Retry-After; then the call fails as `ratelimited`. */
 export const MAX_RATE_LIMITED_RETRIES = 8;
 
@@ -220,7 +223,8 @@ export class WebApiGateway implements SlackGateway {
     const result = (await this.call(
       'views.open',
       () => this.client.views.open({ trigger_id: triggerId, view: view as never }),
-      { signal: options.signal },
+      // A trigger_id lives 3 s: waiting longer for a turn under the rate limits is futile.
+      { signal: options.signal, maxWaitMs: TRIGGER_WAIT_MS },
     )) as unknown as { view?: { id?: string; hash?: string } };
     return { id: result.view?.id ?? '', hash: result.view?.hash ?? '' };
   }
@@ -355,10 +359,10 @@ export class WebApiGateway implements SlackGateway {
   private async call<T>(
     method: string,
     run: () => Promise<T>,
-    where: { channel?: string; signal?: AbortSignal | undefined },
+    where: { channel?: string; signal?: AbortSignal | undefined; maxWaitMs?: number },
   ): Promise<T> {
     const stats = this.statsOf(method);
-    const deadline = this.shared.pacer.now() + this.shared.maxWaitMs[this.lane];
+    const deadline = this.shared.pacer.now() + Math.min(this.shared.maxWaitMs[this.lane], where.maxWaitMs ?? Infinity);
     for (let attempt = 0; ; attempt++) {
       try {
         stats.waitedMs += await this.shared.pacer.acquire(method, {

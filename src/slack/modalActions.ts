@@ -3,7 +3,7 @@
  * "Schedule this", redrawing the builder as its fields change (views.update with the view's hash),
  * and judging submissions, whose verdict the receiver puts in Slack's ack.
  */
-import { toError } from '../core/index.js';
+import { toError, userMessageOf } from '../core/index.js';
 import { compileQuery, type GlossaryTerm, workspaceGlossaryOf } from '../query/index.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands, PivotCommandsDeps } from './PivotCommands.js';
@@ -145,15 +145,20 @@ export class ModalActions {
     } catch {
       understood = undefined;
     }
-    await slack.viewsOpen(
-      event.triggerId,
-      scheduleModalView({
-        query,
-        channel: event.channelId,
-        timezone: settings.timezone,
-        ...(understood ? { understood } : {}),
-      }),
-    );
+    try {
+      await slack.viewsOpen(
+        event.triggerId,
+        scheduleModalView({
+          query,
+          channel: event.channelId,
+          timezone: settings.timezone,
+          ...(understood ? { understood } : {}),
+        }),
+      );
+    } catch (error) {
+      this.deps.logger.warn({ err: toError(error), userId: event.userId }, 'schedule modal not opened');
+      await answer(`:warning: The scheduling form did not open. ${userMessageOf(error)}`);
+    }
   }
 
   private async submitSchedule(

@@ -203,6 +203,15 @@ describe('"Schedule this"', () => {
     [SCHEDULE_BLOCKS.zone]: { zone: { type: 'plain_text_input', value: extra.zone ?? 'Europe/Berlin' } },
   });
 
+  it('tells the clicker when the form could not open (a trigger_id Slack says expired)', async () => {
+    bot().slack.fail('views.open', { error: 'expired_trigger_id' });
+    const { hook, viewId } = await clickSchedule(ADMIN, 'spend by countryCode yesterday');
+    expect(viewId).toBeUndefined();
+    const answer = await bot().waitForHook(hook);
+    expect(answer).toContain('The scheduling form did not open');
+    expect(answer).toContain('3 seconds');
+  });
+
   it('is refused to non-admins, privately', async () => {
     const { hook } = await clickSchedule('U_ALICE', 'spend by countryCode yesterday');
     expect(await bot().waitForHook(hook)).toContain('Only pivotbot admins');

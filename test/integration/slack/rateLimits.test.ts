@@ -101,6 +101,16 @@ describe('the Web API gateway against Slack-like rate limits', () => {
     expect(slack.callsTo('chat.update').length).toBeLessThanOrEqual(3);
   });
 
+  it('gives up on opening a modal after two seconds, not its lane’s minute: the trigger_id would have expired', async () => {
+    slack.fail('views.open', { status: 429, retryAfterSeconds: 30 });
+    const gateway = gatewayFor();
+    const started = Date.now();
+    const error = await gateway.viewsOpen('trigger-1', { type: 'modal' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ slackError: 'pacing_timeout' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(slack.callsTo('views.open')).toHaveLength(1);
+  });
+
   it('posts and updates message metadata, and reads it back from the channel history, newest first', async () => {
     const gateway = gatewayFor();
     const before = String(Date.now() / 1000 - 1);
