@@ -135,8 +135,8 @@ describe('scheduled digests', () => {
 
   it('shows the chart once Slack has processed its file, instead of leaving it out', async () => {
     const slack = harness.slack;
-    // Slack takes half a second with each uploaded chart: the first post showing it is refused.
-    slack.fileProcessingMs = 500;
+    // Slack takes 0.8 s with each uploaded chart: the first post showing it is refused.
+    slack.fileProcessingMs = 800;
     try {
       const refused = () =>
         slack.callsTo('chat.postMessage').filter((c) => c.error === 'invalid_blocks' && !c.args.thread_ts);
