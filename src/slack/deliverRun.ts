@@ -18,8 +18,6 @@ import type { Store } from '../store/index.js';
 import { IMAGE_ERRORS, postWithImage } from './postWithImage.js';
 import { type MessageMetadata, SlackDeliveryError, type SlackGateway } from './SlackGateway.js';
 
-/** Errors that mean Slack would not take the chart image in the message (file not ready, blocks refused). */
-
 /** Rows shown in a message's table; a longer result gets its CSV in the thread. */
 export const TABLE_ROWS = 10;
 
