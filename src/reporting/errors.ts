@@ -42,9 +42,19 @@ export class ReportingAuthError extends ReportingError {
 }
 
 /**
+ * The wording of GraphQL's own request validation (graphql-js, and graphql-core which mirrors it):
+ * the request itself is wrong, and sending it again cannot help.
+ */
+const REQUEST_INVALID =
+  /^(Syntax Error|Cannot query field|Unknown (argument|type|directive|fragment)|Field "[^"]*" (argument|of type)|Variable "\$|Argument "|Expected (type|value)|Enum "|(Int|Float|String|Boolean|ID) cannot represent)/;
+
+/**
  * The GraphQL layer answered `errors[]`. The server's messages are kept verbatim in `messages` and
  * the message (for the log); users get a sentence of ours, since the server's text may be a
- * database's (the sandbox passes DuckDB's through).
+ * database's (the sandbox passes DuckDB's through). The real service gives these errors no codes
+ * (reporting-service-facts: "branch on status and message"), and a server-side failure (an internal
+ * error, a query timeout) comes back this way too: so it is retryable, unless every message is
+ * GraphQL's own validation of the request.
  */
 export class ReportingGraphQLError extends ReportingError {
   readonly messages: readonly string[];
@@ -53,6 +63,7 @@ export class ReportingGraphQLError extends ReportingError {
     const joined = messages.join('; ');
     super('REPORTING_GRAPHQL', `${operation} failed: ${joined}`, {
       userMessage: `The Reporting Service could not answer this ${operation}; the details are in pivotbot's log.`,
+      retryable: !messages.every((m) => REQUEST_INVALID.test(m)),
       ...options,
     });
     this.messages = messages;

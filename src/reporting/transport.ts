@@ -73,14 +73,21 @@ export class GraphQLTransport {
     }
   }
 
-  /** One attempt; a 401 re-mints the token once and repeats the request once. */
+  /**
+   * One attempt; a 401 or 403 re-mints the token once and repeats the request once (the real
+   * service's answer to an expired token is not documented: "handle any 401, and probably 403, by
+   * re-minting once", reporting-service-facts).
+   */
   private async attemptWithReauth<T>(document: string, variables: Record<string, unknown>, options: ExecuteOptions) {
     const token = await this.options.tokens.get(options.signal);
     try {
       return await this.attempt<T>(document, variables, token, options);
     } catch (error) {
-      if (!(error instanceof ReportingHttpError) || error.status !== 401) throw error;
-      this.options.logger?.info({ operation: options.operation }, 'reporting token refused (401); minting a new one');
+      if (!(error instanceof ReportingHttpError) || (error.status !== 401 && error.status !== 403)) throw error;
+      this.options.logger?.info(
+        { operation: options.operation, status: error.status },
+        'reporting token refused; minting a new one',
+      );
       this.options.tokens.invalidate(token);
       const fresh = await this.options.tokens.get(options.signal);
       return await this.attempt<T>(document, variables, fresh, options);

@@ -104,9 +104,9 @@ describe('tokens', () => {
     expect(server.requestsTo('/v1/graphql')).toHaveLength(50);
   });
 
-  it('re-mints the token once and retries once when the API answers 401', async () => {
+  it.each([401, 403])('re-mints the token once and retries once when the API answers %s', async (status) => {
     server.on('/v1/graphql', (req, res) => {
-      if (req.headers.authorization === 'Bearer token-1') sendJson(res, 401, { error: 'token expired' });
+      if (req.headers.authorization === 'Bearer token-1') sendJson(res, status, { error: 'token expired' });
       else sendJson(res, 200, pivotAnswer);
     });
     const result = await client().pivot(request);
@@ -207,7 +207,19 @@ describe('transport', () => {
     expect(server.requestsTo('/v1/graphql')).toHaveLength(2);
   });
 
-  it('turns GraphQL errors[] into a typed error with the server messages, without retrying', async () => {
+  it('retries a GraphQL error the server gives for a failure of its own (HTTP 200, no code), then succeeds', async () => {
+    let calls = 0;
+    server.on('/v1/graphql', (_req, res) => {
+      calls++;
+      if (calls === 1) sendJson(res, 200, { data: null, errors: [{ message: 'Internal server error' }] });
+      else sendJson(res, 200, pivotAnswer);
+    });
+    const result = await client().pivot(request);
+    expect(result.rows).toHaveLength(2);
+    expect(server.requestsTo('/v1/graphql')).toHaveLength(2);
+  });
+
+  it('turns a GraphQL validation error into a typed error with the server messages, without retrying', async () => {
     server.on('/v1/graphql', (_req, res) =>
       sendJson(res, 200, { data: null, errors: [{ message: 'Cannot query field "foo" on type "PivotResult".' }] }),
     );

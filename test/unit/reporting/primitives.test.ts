@@ -51,7 +51,21 @@ describe('retry decisions', () => {
     ['a timeout on a query', new ReportingTimeoutError('pivot', 10), true, 1, true],
     ['a 503 on createAsyncPivot', new ReportingHttpError('POST', 'http://x/v1/graphql', 503), false, 0, false],
     ['a 400', new ReportingHttpError('POST', 'http://x/v1/graphql', 400), true, 0, false],
-    ['a GraphQL error', new ReportingGraphQLError('pivot', ['bad']), true, 0, false],
+    ['a GraphQL error of the server', new ReportingGraphQLError('pivot', ['Internal server error']), true, 0, true],
+    [
+      'a GraphQL validation error',
+      new ReportingGraphQLError('pivot', ['Cannot query field "foo" on type "PivotResult".']),
+      true,
+      0,
+      false,
+    ],
+    [
+      'a GraphQL error on createAsyncPivot',
+      new ReportingGraphQLError('createAsyncPivot', ['Internal server error']),
+      false,
+      0,
+      false,
+    ],
     ['a 503 after the last retry', new ReportingHttpError('POST', 'http://x/v1/graphql', 503), true, 3, false],
     ['a plain Error', new Error('x'), true, 0, false],
   ])('%s → retry %s', (_name, error, idempotent, attempt, expected) => {
