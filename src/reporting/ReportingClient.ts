@@ -18,7 +18,7 @@ import { validatePivot } from './validatePivot.js';
 
 export interface ReportingClientOptions {
   authUrl: string;
-  /** The GraphQL endpoint, whole: `{base}/graphql` and `{base}/v1/graphql` both work. */
+  /** The GraphQL endpoint, whole: `{base}/v1/graphql` (the sandbox also answers `{base}/graphql`). */
   graphqlUrl: string;
   clientId: string;
   clientSecret: string;

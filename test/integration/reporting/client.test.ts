@@ -207,6 +207,16 @@ describe('transport', () => {
     expect(server.requestsTo('/v1/graphql')).toHaveLength(2);
   });
 
+  it('tells an admin to check REPORTING_GRAPHQL_URL when the endpoint answers 404 (a base without /v1)', async () => {
+    server.on('/v1/graphql', (_req, res) => sendJson(res, 404, { error: 'Not Found' }));
+    const error = await client()
+      .pivot(request)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportingHttpError);
+    expect((error as ReportingHttpError).userMessage).toContain('REPORTING_GRAPHQL_URL');
+    expect(server.requestsTo('/v1/graphql')).toHaveLength(1);
+  });
+
   it('retries a GraphQL error the server gives for a failure of its own (HTTP 200, no code), then succeeds', async () => {
     let calls = 0;
     server.on('/v1/graphql', (_req, res) => {
