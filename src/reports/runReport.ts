@@ -8,6 +8,7 @@ import {
   type PivotRequest,
   type PivotRow,
   type ReportingClient,
+  ReportingError,
   ReportingTimeoutError,
   validatePivot,
   type WaitOptions,
@@ -91,14 +92,24 @@ export async function runReport(
       if (result.mode === 'async') {
         warnings.push('The comparison period was skipped: this run went async, and a run makes at most one job.');
       } else {
-        const prev = await deps.client.pivot(compiled.comparison.request, deps.signal ? { signal: deps.signal } : {});
-        previous = { rows: [...prev.rows], ...(prev.totals ? { totals: prev.totals } : {}) };
+        const request = compiled.comparison.request;
+        const prev = await optionalPart('The comparison period', warnings, report.id, deps, () =>
+          deps.client.pivot(request, deps.signal ? { signal: deps.signal } : {}),
+        );
+        if (prev) previous = { rows: [...prev.rows], ...(prev.totals ? { totals: prev.totals } : {}) };
       }
     }
   }
-  const postbacks = compiled.postbacks
-    ? await deps.client.postbackShare(compiled.postbacks, deps.signal ? { signal: deps.signal } : {})
+  const postbacksRequest = compiled.postbacks;
+  const fetchPostbacks = postbacksRequest
+    ? () => deps.client.postbackShare(postbacksRequest, deps.signal ? { signal: deps.signal } : {})
     : undefined;
+  // Beside a pivot the postback distribution is a part the report can go out without; alone, it is the report.
+  const postbacks = !fetchPostbacks
+    ? undefined
+    : result
+      ? await optionalPart('The postback distribution', warnings, report.id, deps, fetchPostbacks)
+      : await fetchPostbacks();
   const view = buildView({
     id: report.id,
     definition,
@@ -214,4 +225,27 @@ async function writeViewCsv(view: ReportView, rows: readonly PivotRow[], path: s
     );
   } else return;
   view.csvPath = path;
+}
+
+/**
+ * A secondary part of a report (its comparison period, its postback distribution): when the
+ * Reporting Service fails it (after the client's own retries), the report goes out without it and
+ * says so in a warning, instead of failing whole. A shutdown, or anything but a service failure,
+ * still fails the run.
+ */
+async function optionalPart<T>(
+  what: string,
+  warnings: string[],
+  reportId: string,
+  deps: Pick<RunDeps, 'logger'>,
+  fetch: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await fetch();
+  } catch (error) {
+    if (error instanceof CancelledError || !(error instanceof ReportingError)) throw error;
+    deps.logger?.warn({ err: error, report: reportId, part: what }, 'report part failed; going out without it');
+    warnings.push(`${what} could not be fetched, so it is missing here: ${error.userMessage}`);
+    return undefined;
+  }
 }

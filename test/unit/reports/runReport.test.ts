@@ -5,6 +5,7 @@ import {
   type PivotRequest,
   type PivotResponse,
   type PostbackShareKey,
+  ReportingHttpError,
   ReportingTimeoutError,
 } from '../../../src/reporting/index.js';
 import { formatViewTable, type ReportDefinition, reportSchema, runReport } from '../../../src/reports/index.js';
@@ -12,7 +13,7 @@ import { formatViewTable, type ReportDefinition, reportSchema, runReport } from 
 const NOW = new Date('2026-11-20T12:00:00Z');
 
 /** A scripted client: answers pivots from a function, records every call. */
-function fakeClient(answer: (request: PivotRequest) => PivotResponse | Error) {
+function fakeClient(answer: (request: PivotRequest) => PivotResponse | Error, postbacksFail?: Error) {
   const calls: Array<{ op: string; request: unknown }> = [];
   return {
     calls,
@@ -30,6 +31,7 @@ function fakeClient(answer: (request: PivotRequest) => PivotResponse | Error) {
     },
     async postbackShare(request: unknown): Promise<PostbackShareKey[]> {
       calls.push({ op: 'postbacks', request });
+      if (postbacksFail) throw postbacksFail;
       return [
         {
           postbackKey: 'conversion_value',
@@ -155,6 +157,41 @@ describe('runReport', () => {
     expect(await readFile(join(dir, 'pb.csv'), 'utf8')).toBe(
       'postbackKey,value,count,percentage,revenue\r\nconversion_value,7,3,100,\r\n',
     );
+  });
+
+  it('goes out without its comparison, saying so, when the service fails the previous period', async () => {
+    const outage = new ReportingHttpError('POST', 'http://x/v1/graphql', 503);
+    const client = fakeClient((request) =>
+      request.from.startsWith('2026-11-13')
+        ? response(request, [{ countryCode: 'US', spend: 100, installs: 10 }])
+        : outage,
+    );
+    const definition = byCountry({ present: { compare: 'previous_period' }, mode: 'sync' });
+    const view = await runReport({ id: 'by-country', definition }, { client, now: () => NOW });
+    expect(view.rows).toHaveLength(1);
+    expect(view.comparison).toBeUndefined();
+    expect(view.warnings.join(' ')).toContain('The comparison period could not be fetched');
+    // Anything but a service failure (a bug) still fails the run.
+    const buggy = fakeClient((request) =>
+      request.from.startsWith('2026-11-13') ? response(request, []) : new TypeError('bug'),
+    );
+    await expect(runReport({ id: 'by-country', definition }, { client: buggy, now: () => NOW })).rejects.toThrow('bug');
+  });
+
+  it('goes out without its postback distribution beside a pivot, but fails when the distribution is the report', async () => {
+    const outage = new ReportingHttpError('POST', 'http://x/v1/graphql', 502);
+    const client = fakeClient((request) => response(request, [{ countryCode: 'US', spend: 1, installs: 1 }]), outage);
+    const withPivot = byCountry({ mode: 'sync' });
+    const both = define({
+      ...withPivot,
+      query: { ...withPivot.query, postbacks: { appId: 101, keys: ['conversion_value'] } },
+    });
+    const view = await runReport({ id: 'both', definition: both }, { client, now: () => NOW });
+    expect(view.rows).toHaveLength(1);
+    expect(view.postbacks).toBeUndefined();
+    expect(view.warnings.join(' ')).toContain('The postback distribution could not be fetched');
+    const alone = define({ title: 'Postbacks', query: { postbacks: { appId: 101, keys: ['conversion_value'] } } });
+    await expect(runReport({ id: 'pb', definition: alone }, { client, now: () => NOW })).rejects.toBe(outage);
   });
 
   it('sorts a time series by date and charts it as a line', async () => {
