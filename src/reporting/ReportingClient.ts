@@ -180,7 +180,12 @@ export class ReportingClient {
         this.options.logger?.warn({ pivotId, status: job.status }, 'unknown async pivot status; still polling');
       }
       if (Date.now() + interval > deadline) {
-        throw new ReportingTimeoutError(`waiting for async pivot ${pivotId} (last status ${job.status})`, timeoutMs);
+        // Not retryable: the job goes on running on the service, and trying again would create
+        // another (the facts: "never blindly retry the mutation, because that creates duplicate jobs").
+        throw new ReportingTimeoutError(`waiting for async pivot ${pivotId} (last status ${job.status})`, timeoutMs, {
+          retryable: false,
+          userMessage: `The Reporting Service job was still ${job.status.toLowerCase()} after ${Math.round(timeoutMs / 60_000)} minutes, so pivotbot stopped waiting for it (job ${pivotId}); run the report again later, or over a shorter range.`,
+        });
       }
       if (options.signal?.aborted) throw new CancelledError(`waiting for async pivot ${pivotId}`);
       await this.sleep(Math.round(interval * (0.8 + 0.4 * this.random())), options.signal);

@@ -356,6 +356,9 @@ describe('async pivots and postbackShare', () => {
     const error = await c.waitForAsyncPivot('x', { timeoutMs: 150, pollMs: 40 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingTimeoutError);
     expect((error as Error).message).toContain('last status RUNNING');
+    // A retry would create a second job while the first still runs.
+    expect((error as ReportingTimeoutError).retryable).toBe(false);
+    expect((error as ReportingTimeoutError).userMessage).toContain('job x');
   });
 
   it('polls many jobs with one asyncPivots request', async () => {
