@@ -8,7 +8,7 @@ import {
   compilePostbackShare,
 } from './compilePivot.js';
 import { type DownloadedCsv, downloadCsv } from './downloadCsv.js';
-import { AsyncPivotFailedError, ReportingResponseError, ReportingTimeoutError } from './errors.js';
+import { AsyncPivotFailedError, ReportingHttpError, ReportingResponseError, ReportingTimeoutError } from './errors.js';
 import { normalizeRow, normalizeRows } from './normalizeRows.js';
 import type { AsyncPivot, PivotRequest, PivotResponse, PostbackShareKey, PostbackShareRequest } from './request.js';
 import type { RetryPolicy } from './retryPolicy.js';
@@ -193,8 +193,12 @@ export class ReportingClient {
     }
   }
 
-  /** Streams a READY job's CSV to `path`, checking its header against `request`'s names. */
-  downloadAsyncPivotCsv(
+  /**
+   * Streams a READY job's CSV to `path`, checking its header against `request`'s names. A link the
+   * storage refuses (403: a signed URL that expired, as after a restart hours later) is asked for
+   * again once (`asyncPivot`), and a new link is tried once.
+   */
+  async downloadAsyncPivotCsv(
     job: AsyncPivot,
     path: string,
     request?: PivotRequest,
@@ -204,11 +208,23 @@ export class ReportingClient {
     const expectedColumns = request
       ? [...request.dimensions.map((d) => d.name), ...request.metrics.map((m) => m.name)]
       : undefined;
-    return downloadCsv(job.url, path, {
-      ...(expectedColumns ? { expectedColumns } : {}),
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-      ...options,
-    });
+    const download = (url: string) =>
+      downloadCsv(url, path, {
+        ...(expectedColumns ? { expectedColumns } : {}),
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        ...options,
+      });
+    try {
+      return await download(job.url);
+    } catch (error) {
+      if (!(error instanceof ReportingHttpError) || error.status !== 403) throw error;
+      const fresh = await this.asyncPivot(job.id, options.signal ? { signal: options.signal } : {}).catch(
+        () => undefined,
+      );
+      if (!fresh?.url || fresh.url === job.url) throw error;
+      this.options.logger?.info({ pivotId: job.id }, 'CSV link refused (403); downloading from the new link');
+      return await download(fresh.url);
+    }
   }
 
   /** create → wait → download, for callers that just want the file. */

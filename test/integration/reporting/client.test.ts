@@ -462,6 +462,28 @@ describe('CSV download', () => {
     expect((error as Error).message).not.toContain('deadbeef');
   });
 
+  it('asks the job for a new link once when its signed link is refused (a restart hours later)', async () => {
+    server.on('/old.csv', (_req, res) => sendJson(res, 403, { error: 'signature expired' }));
+    server.on('/new.csv', (_req, res) => res.writeHead(200).end('countryCode,spend,impressions\nUS,1,2\n'));
+    server.on('/v1/graphql', (_req, res) =>
+      sendJson(res, 200, {
+        data: {
+          asyncPivot: {
+            id: 'j',
+            status: 'READY',
+            url: `${server.baseUrl}/new.csv`,
+            createdAt: '2026-11-20T00:00:00Z',
+            pivotParams: null,
+          },
+        },
+      }),
+    );
+    const csv = await client().downloadAsyncPivotCsv(ready(`${server.baseUrl}/old.csv`), join(dir, 'x.csv'), request);
+    expect(csv.rows).toBe(1);
+    expect(server.requestsTo('/old.csv')).toHaveLength(1);
+    expect(server.requestsTo('/v1/graphql')).toHaveLength(1);
+  });
+
   it('detects a CSV cut off inside a quoted field', async () => {
     server.on('/cut.csv', (_req, res) => res.writeHead(200).end('countryCode,spend,impressions\n"US,1'));
     const error = await client()
