@@ -138,7 +138,10 @@ class CsvInspector extends Transform {
     this.headerDone = true;
     this.columns = parseCsvLine(this.headerText.replace(/^\uFEFF/, '').replace(/\r$/, ''));
     const expected = this.expected;
-    if (expected && (expected.length !== this.columns.length || expected.some((name, i) => name !== this.columns[i]))) {
+    // The same names in any order: rows are read by name (readCsvRows), and the service's column
+    // order is not documented.
+    const sorted = (names: readonly string[]) => [...names].sort().join('\u0000');
+    if (expected && sorted(expected) !== sorted(this.columns)) {
       return new ReportingResponseError(
         `the CSV header (${this.columns.join(', ')}) does not match the requested columns (${expected.join(', ')})`,
         { retryable: false },

@@ -442,6 +442,16 @@ describe('CSV download', () => {
     expect(text.split('\n')[rows]).toBe(`C${(rows - 1) % 250},${((rows - 1) * 1.25).toFixed(2)},${rows - 1}`);
   });
 
+  it('accepts the requested columns in another order (rows are read by name)', async () => {
+    server.on('/reordered.csv', (_req, res) => res.writeHead(200).end('spend,impressions,countryCode\n1,2,US\n'));
+    const csv = await client().downloadAsyncPivotCsv(
+      ready(`${server.baseUrl}/reordered.csv`),
+      join(dir, 'reordered.csv'),
+      request,
+    );
+    expect(csv.rows).toBe(1);
+  });
+
   it('rejects a CSV whose header does not match the request and leaves no file', async () => {
     server.on('/bad.csv', (_req, res) => res.writeHead(200).end('country,spend\nUS,1\n'));
     const error = await client()

@@ -177,4 +177,12 @@ describe('parseCsvRows', () => {
       { campaign: 'B', impressions: '123456789012345678901', spend: null },
     ]);
   });
+
+  it('reads cells by the header’s names, whatever their order', () => {
+    const columns = [
+      { key: 'campaign', kind: 'dimension' as const, name: 'campaign', args: {} },
+      { key: 'spend', kind: 'metric' as const, name: 'spend', args: {} },
+    ];
+    expect(parseCsvRows('spend,campaign\r\n2.5,A\r\n', columns)).toEqual([{ campaign: 'A', spend: 2.5 }]);
+  });
 });
