@@ -7,14 +7,14 @@ import { toError, userMessageOf } from '../core/index.js';
 import { compileQuery, type GlossaryTerm, workspaceGlossaryOf } from '../query/index.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands, PivotCommandsDeps } from './PivotCommands.js';
+import { queryModalView } from './queryModal.js';
 import {
   fieldsFromState,
   parseModalMetadata,
   QUERY_BLOCKS,
   QUERY_MODAL_CALLBACK,
-  queryModalView,
   validateQueryModal,
-} from './queryModal.js';
+} from './queryModalFields.js';
 import { SlackDeliveryError } from './SlackDeliveryError.js';
 import { savedQueriesOf } from './savedQueries.js';
 import {

@@ -22,22 +22,6 @@ import {
   queryLine,
 } from './queryModalFields.js';
 
-export {
-  EMPTY_FIELDS,
-  fieldProblems,
-  fieldsFromState,
-  MODAL_RANGES,
-  type ModalVerdict,
-  parseModalMetadata,
-  QUERY_BLOCKS,
-  QUERY_MODAL_ACTION_PREFIX,
-  QUERY_MODAL_CALLBACK,
-  type QueryModalFields,
-  type QueryModalMetadata,
-  queryLine,
-  validateQueryModal,
-} from './queryModalFields.js';
-
 /** Groups of the pickers, first match wins; anything unmatched goes to the last group. */
 const METRIC_GROUPS: ReadonlyArray<readonly [string, RegExp]> = [
   ['Cost', /^(spend|billableSpend|cpc|cpm|absoluteCpx)$/],

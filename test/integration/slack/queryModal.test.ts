@@ -5,7 +5,7 @@
  * thread (the sources), and with the compiled receiver thread, where a submission's verdict
  * crosses threads before the ack.
  */
-import { QUERY_BLOCKS } from '../../../src/slack/queryModal.js';
+import { QUERY_BLOCKS } from '../../../src/slack/queryModalFields.js';
 import { SCHEDULE_BLOCKS } from '../../../src/slack/scheduleModal.js';
 import { ADMIN, receiverThreadEntry, useBotHarness } from '../../support/botHarness.js';
 

@@ -1,17 +1,15 @@
 import { defaultGlossary } from '../../../src/query/index.js';
+import { dimensionOptionGroups, metricOptionGroups, queryModalView } from '../../../src/slack/queryModal.js';
 import {
-  dimensionOptionGroups,
   EMPTY_FIELDS,
   fieldProblems,
   fieldsFromState,
   MODAL_RANGES,
-  metricOptionGroups,
   QUERY_BLOCKS,
   type QueryModalFields,
   queryLine,
-  queryModalView,
   validateQueryModal,
-} from '../../../src/slack/queryModal.js';
+} from '../../../src/slack/queryModalFields.js';
 
 const terms = defaultGlossary().terms;
 const options = { now: new Date('2026-11-20T10:00:00Z'), defaultTimeZone: 'UTC' };
