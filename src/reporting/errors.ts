@@ -106,10 +106,14 @@ export class ReportingNetworkError extends ReportingError {
   }
 }
 
-/** An async pivot ended in FAILED (the service gives no reason). */
+/**
+ * An async pivot ended in FAILED (the service gives no reason). Retryable: a later attempt makes a
+ * new job (this one is over, so no duplicate), as a digest's schedule.retry does.
+ */
 export class AsyncPivotFailedError extends ReportingError {
   constructor(pivotId: string) {
     super('ASYNC_PIVOT_FAILED', `async pivot ${pivotId} ended in FAILED`, {
+      retryable: true,
       userMessage: `The report job ${pivotId} failed on the Reporting Service. Run it again; if it keeps failing, shorten the range.`,
       details: { pivotId },
     });

@@ -87,7 +87,15 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
       signal: run.signal,
     });
     const earlier = findDigestPost(history, run);
-    if (earlier) {
+    // An earlier attempt that went async and whose job failed posted only a progress message
+    // (saying it failed): the digest itself never went out, so it is run again.
+    const failedJob = earlier && deps.store.jobs.list().find((j) => j.threadTs === earlier.ts && j.status === 'failed');
+    if (earlier && failedJob) {
+      deps.logger.info(
+        { ...where, ts: earlier.ts, jobId: failedJob.id },
+        "an earlier attempt's async job failed; running the digest again",
+      );
+    } else if (earlier) {
       deps.logger.info({ ...where, ts: earlier.ts }, 'digest already posted by an earlier attempt; not posting again');
       await completeThread(run, earlier.ts, deps);
       return { messageTs: earlier.ts };
@@ -184,7 +192,8 @@ export async function postDigestFailure(giveUp: GiveUp, deps: DigestDeps): Promi
       title,
       slot,
       timezone: spec.timezone,
-      attempts: spec.retry.attempts,
+      // The tries made: fewer than `retry.attempts` when the error could not pass by trying again.
+      attempts: deps.store.runs.get(giveUp.runId)?.attempt ?? spec.retry.attempts,
       reason,
     }),
   );

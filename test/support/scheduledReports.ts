@@ -13,6 +13,8 @@ export function secondsReport(options: {
   catchUp?: string;
   /** Draw a chart (default true); without one, no chart process starts. */
   chart?: boolean;
+  /** `async` runs each digest as a Reporting Service job (default `sync`). */
+  mode?: 'sync' | 'async';
 }) {
   return `title: ${options.title}
 description: Spend and installs by platform, for scheduler tests.
@@ -23,7 +25,7 @@ query:
 present:
   headline: [spend, installs, installsCpi]
   compare: previous_period${options.chart === false ? '' : '\n  chart: { type: bar, x: appPlatform, series: [spend] }'}
-mode: sync
+mode: ${options.mode ?? 'sync'}
 schedule:
   cron: "*/${options.everySeconds} * * * * *"
   timezone: UTC
