@@ -40,8 +40,11 @@ export function alertsOverview(input: AlertsOverviewInput): SlackMessage {
   const rules = new Map(
     input.reports.reports.flatMap((r) => (r.definition.alerts ?? []).map((a) => [`${r.id}/${a.id}`, a])),
   );
+  const { problems } = listAlertSchedules(input.reports, { timezone: input.timezone });
+  const failing = failingRules(input);
   const message = alertsSummaryMessage({
     rules: summary.rules,
+    troubled: failing.length + problems.length,
     open: summary.open.map((o) => {
       const rule = rules.get(`${o.reportId}/${o.incident.ruleId}`);
       const unit = rule ? unitOf(ruleMetricKey(rule)) : undefined;
@@ -57,8 +60,6 @@ export function alertsOverview(input: AlertsOverviewInput): SlackMessage {
     now: input.now.toISOString(),
     timezone: input.timezone,
   });
-  const { problems } = listAlertSchedules(input.reports, { timezone: input.timezone });
-  const failing = failingRules(input);
   const blocks: Block[] = [];
   if (failing.length > 0) {
     const lines = failing

@@ -44,6 +44,8 @@ export interface AlertsSummaryInput {
   open: readonly SummaryIncident[];
   now: string;
   timezone: string;
+  /** Rules whose latest evaluation failed, or that cannot be evaluated now (listed by the caller). */
+  troubled?: number;
 }
 
 /** Open incidents and rules listed at most; the rest is counted. */
@@ -60,12 +62,21 @@ export function alertsSummaryMessage(input: AlertsSummaryInput): SlackMessage {
   const evaluated = rules.length - never.length;
   const blocks: Block[] = [];
 
+  // Rules that ran but checked nothing (every entity below the volume floor or without a baseline,
+  // or no rows): no incident from them means nothing was looked at, not that all is well.
+  const blind = rules.filter((r) => r.lastEvaluatedAt !== undefined && r.evaluated === 0);
+  const troubled = input.troubled ?? 0;
+  const caveats = [
+    never.length > 0 ? `*${never.length} not evaluated yet*` : '',
+    blind.length > 0 ? `*${blind.length} checked nothing at their last run*` : '',
+    troubled > 0 ? `*${troubled} failing or unable to run* (below)` : '',
+  ].filter((t) => t !== '');
   let headline: string;
   if (open.length > 0) headline = `:rotating_light: *${open.length} open incident${open.length === 1 ? '' : 's'}*`;
   else if (evaluated === 0)
     headline = `:grey_question: *No rule has been evaluated yet*: nothing is known about ${rules.length} rule${rules.length === 1 ? '' : 's'}.`;
-  else if (never.length > 0) {
-    headline = `No open incidents among the ${evaluated} evaluated rule${evaluated === 1 ? '' : 's'}; *${never.length} not evaluated yet*.`;
+  else if (caveats.length > 0) {
+    headline = `No open incidents among the ${evaluated} evaluated rule${evaluated === 1 ? '' : 's'}; ${caveats.join('; ')}.`;
   } else
     headline = `:white_check_mark: No open incidents; all ${evaluated} rule${evaluated === 1 ? '' : 's'} evaluated.`;
   blocks.push({ type: 'section', text: mrkdwn(headline) });
@@ -91,6 +102,10 @@ export function alertsSummaryMessage(input: AlertsSummaryInput): SlackMessage {
     const lines = rules.slice(0, MAX_LISTED).map((r) => {
       const name = `\`${escapeMrkdwn(short(r.ruleId))}\` (${escapeMrkdwn(short(r.reportTitle))})`;
       if (r.lastEvaluatedAt === undefined) return `:grey_question: ${name}: not evaluated yet`;
+      if (r.evaluated === 0) {
+        const why = r.skipped ? `${r.skipped} skipped (below the volume floor, or no baseline)` : 'no rows';
+        return `:grey_question: ${name}: last ran ${formatWhen(r.lastEvaluatedAt, timezone)} but checked nothing · ${why}`;
+      }
       const counts = [
         r.evaluated === undefined ? '' : `${r.evaluated} checked`,
         r.breaching ? `${r.breaching} in breach` : '',
@@ -107,7 +122,9 @@ export function alertsSummaryMessage(input: AlertsSummaryInput): SlackMessage {
       ? `${open.length} open alert incident(s)`
       : never.length > 0
         ? `No open incidents; ${never.length} rule(s) not evaluated yet`
-        : 'No open alert incidents';
+        : blind.length > 0
+          ? `No open incidents; ${blind.length} rule(s) checked nothing at their last run`
+          : 'No open alert incidents';
   return fitMessage({ text, blocks }).message;
 }
 

@@ -142,6 +142,47 @@ describe('alertsOverview', () => {
     expect(recovered).not.toContain('Latest evaluation failed');
   });
 
+  it('shows the all-clear only when every rule ran, checked something and is not failing', () => {
+    const both = (low: Partial<AlertEvaluation>, runs: unknown[] = []) =>
+      text(
+        alertsOverview({
+          reports: { reports: [watched] },
+          incidents: {
+            listEvaluations: () => [
+              { ...evaluation, breaching: 0 },
+              { ...evaluation, ruleKey: 'watch/spend-low', ruleId: 'spend-low', breaching: 0, ...low },
+            ],
+            listOpen: () => [],
+          },
+          runs: { listByReport: () => runs as never },
+          now,
+          timezone: 'UTC',
+        }),
+      );
+    expect(both({})).toContain('white_check_mark');
+    // Every entity below the volume floor (a data outage can do that): nothing was looked at.
+    const blind = both({ evaluated: 0, skipped: 4 });
+    expect(blind).not.toContain('white_check_mark');
+    expect(blind).toContain('1 checked nothing at their last run');
+    expect(blind).toMatch(/spend-low.*checked nothing · 4 skipped/);
+    // Its latest evaluation failed: the earlier success is no all-clear.
+    const failed = both({}, [
+      {
+        id: 'run_1',
+        report: 'watch',
+        trigger: 'schedule',
+        idempotencyKey: 'alert:watch:spend-low:2026-11-23T11:30:00.000Z',
+        attempt: 3,
+        status: 'failed',
+        startedAt: '2026-11-23T11:30:00.000Z',
+        finishedAt: '2026-11-23T11:30:00.000Z',
+        error: { code: 'REPORTING_HTTP', message: 'The Reporting Service answered 503' },
+      },
+    ]);
+    expect(failed).not.toContain('white_check_mark');
+    expect(failed).toContain('1 failing or unable to run');
+  });
+
   it('lists an open incident with its value, state and thread, and each rule with its last run', () => {
     const open = incident({ threadTs: '1700000000.000100', acknowledgedBy: 'U024BE7LH' });
     const message = text(
