@@ -7,7 +7,7 @@
  * (`process.memoryUsage()` and /proc/self/smaps_rollup's Anonymous), to see how memory moves
  * through the burst.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBot } from '../../src/cli/startBot.js';
 import { silentLogger } from '../../src/core/index.js';
@@ -27,6 +27,38 @@ const sampler = setInterval(() => {
     external: Math.max(peak.external, now.external),
   };
 }, 20);
+
+/**
+ * The bot's child processes (the chart process) are part of what it costs: their resident memory,
+ * summed from /proc (Linux; 0 elsewhere), sampled every 200 ms, with the total of bot and children.
+ */
+let childPeak = { children: 0, total: 0 };
+const childSampler = setInterval(() => {
+  const children = childrenRssMiB();
+  childPeak = {
+    children: Math.max(childPeak.children, children),
+    total: Math.max(childPeak.total, process.memoryUsage().rss / MiB + children),
+  };
+}, 200);
+
+function childrenRssMiB(): number {
+  try {
+    const tasks = readdirSync(`/proc/${process.pid}/task`);
+    const pids = new Set<string>();
+    for (const task of tasks) {
+      const listed = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
+      for (const pid of listed.split(/\s+/)) if (pid) pids.add(pid);
+    }
+    let kb = 0;
+    for (const pid of pids) {
+      const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      kb += match ? Number(match[1]) : 0;
+    }
+    return kb / 1024;
+  } catch {
+    return 0;
+  }
+}
 
 const memoryLog = process.env.BENCH_MEMORY_LOG;
 const started = performance.now();
@@ -74,11 +106,13 @@ process.on('message', (message) => {
   if (message === 'mark') {
     loop.reset();
     peak = memory();
+    childPeak = { children: 0, total: 0 };
     process.send?.(peak);
   }
   if (message === 'read') {
     process.send?.({
       peak,
+      childPeak,
       natives: nativeModules(),
       status: processStatus(),
       loop: { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
@@ -113,6 +147,7 @@ function processStatus(): Record<string, string> {
 
 process.once('SIGTERM', () => {
   clearInterval(sampler);
+  clearInterval(childSampler);
   if (memoryLogger) clearInterval(memoryLogger);
   void bot.stop().then(() => process.exit(0));
 });

@@ -243,6 +243,8 @@ export async function run(args: readonly string[]): Promise<void> {
     await Promise.all(pending);
     const bot = await ask<{
       peak: Memory;
+      /** The chart process (the bot's children) at its peak, and the bot with its children. */
+      childPeak: { children: number; total: number };
       natives: string[];
       status: Record<string, string>;
       loop: { p50: number; p99: number; max: number };
@@ -272,7 +274,7 @@ export async function run(args: readonly string[]): Promise<void> {
     );
     console.log(`  429s received (all retried after Retry-After): ${limited429} ${JSON.stringify(after.rateLimited)}`);
     console.log(
-      `  bot RSS ${fmt(atSlot.rss)} MiB at the slot, peak ${fmt(bot.peak.rss)} MiB (goal ≤ 400 MB; the chart process is apart); peaks: heap total ${fmt(bot.peak.heapTotal)} MiB, heap used ${fmt(bot.peak.heapUsed)} MiB, external ${fmt(bot.peak.external)} MiB; native addons loaded: ${bot.natives.join(', ') || 'none'}; at the end ${JSON.stringify(bot.status)}`,
+      `  bot RSS ${fmt(atSlot.rss)} MiB at the slot, peak ${fmt(bot.peak.rss)} MiB (goal ≤ 400 MB); its child processes (the chart process) peak ${fmt(bot.childPeak.children)} MiB, bot and children together peak ${fmt(bot.childPeak.total)} MiB; peaks: heap total ${fmt(bot.peak.heapTotal)} MiB, heap used ${fmt(bot.peak.heapUsed)} MiB, external ${fmt(bot.peak.external)} MiB; native addons loaded: ${bot.natives.join(', ') || 'none'}; at the end ${JSON.stringify(bot.status)}`,
     );
     console.log(
       `  /pivot ack during the burst (${acks.length} commands at ${COMMAND_RATE}/s): p50 ${fmt(median(acks))} ms, p99 ${fmt(quantile(acks, 0.99))} ms, max ${fmt(Math.max(...acks))} ms (goal p99 ≤ 100 ms); bot event-loop delay p99 ${fmt(bot.loop.p99)} ms`,
