@@ -7,7 +7,7 @@ import { alertAction } from './alertActions.js';
 import { alertsOverview } from './alertsOverview.js';
 import { boltLogSink } from './boltLogger.js';
 import { RecentKeys, type SharedKeys } from './dedupe.js';
-import { homeView } from './homeView.js';
+import { homeView, recentRuns } from './homeView.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands } from './PivotCommands.js';
 import type { RateLimitSettings } from './rateLimits.js';
@@ -321,6 +321,8 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
               }),
               timezone: home.timezone,
               sandbox: home.sandbox,
+              recentRuns: recentRuns(home.store.runs, reports, home.store.subscriptions.list()),
+              incidents: home.store.incidents,
             });
             await gateway.publishHome(event.userId, view);
           })().catch((error: unknown) => logger.warn({ err: error }, 'App Home could not be published')),

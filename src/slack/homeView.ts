@@ -1,7 +1,8 @@
 import { type Block, escapeMrkdwn, type SlackMessage } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
+import type { IncidentsRepository, Run, RunsRepository } from '../store/index.js';
 import { scheduleText } from './infoMessages.js';
-import { problemLines, type ScheduleOverview, scheduleLineText } from './scheduleMessages.js';
+import { historyLine, problemLines, type ScheduleOverview, scheduleLineText } from './scheduleMessages.js';
 
 export interface HomeInput {
   reports: LoadedReports;
@@ -11,6 +12,29 @@ export interface HomeInput {
   alerts: SlackMessage;
   timezone: string;
   sandbox: boolean;
+  /** The latest runs of every report, newest first (as `/pivot history` lists one report's). */
+  recentRuns?: readonly Run[];
+  incidents?: Pick<IncidentsRepository, 'listByReportRule'>;
+}
+
+/** Runs listed under "Recent runs", as `/pivot history` lists a report's. */
+export const HOME_RECENT_RUNS = 10;
+
+/**
+ * The latest runs across reports and saved queries (their subscriptions' report ids), newest first.
+ *
+ * @example recentRuns(store.runs, await loadReports(), store.subscriptions.list())
+ */
+export function recentRuns(
+  runs: Pick<RunsRepository, 'listByReport'>,
+  reports: Pick<LoadedReports, 'reports'>,
+  subscriptions: ReadonlyArray<{ report: string }> = [],
+): Run[] {
+  const ids = new Set([...reports.reports.map((r) => r.id), ...subscriptions.map((s) => s.report)]);
+  return [...ids]
+    .flatMap((id) => runs.listByReport(id, HOME_RECENT_RUNS))
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
+    .slice(0, HOME_RECENT_RUNS);
 }
 
 /** Slack allows 100 blocks in a Home tab; keep a margin for the headers. */
@@ -70,6 +94,23 @@ export function homeView(input: HomeInput): { type: 'home'; blocks: Block[] } {
       text: {
         type: 'mrkdwn',
         text: `:warning: *Not running (${problems.length})*\n${problemLines(problems)}`.slice(0, 2900),
+      },
+    });
+  }
+  if (input.recentRuns && input.recentRuns.length > 0) {
+    const runs = input.recentRuns.slice(0, HOME_RECENT_RUNS);
+    blocks.push({
+      type: 'header',
+      text: { type: 'plain_text', text: `Recent runs (${runs.length})`, emoji: true },
+    });
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `${runs.map((run) => `${historyLine(run, input.incidents)} · \`${escapeMrkdwn(run.report)}\``).join('\n')}\n_\`/pivot history <report>\` lists one report's._`.slice(
+          0,
+          2900,
+        ),
       },
     });
   }

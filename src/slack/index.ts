@@ -35,7 +35,7 @@ export {
   TABLE_ROWS,
 } from './deliverRun.js';
 export { type AlertSlotOutcome, deliverOwedAlerts, deliverTransitions, evaluateAlertSlot } from './evaluateAlerts.js';
-export { type HomeInput, homeView } from './homeView.js';
+export { type HomeInput, homeView, recentRuns } from './homeView.js';
 export { helpMessage, listMessage, scheduleText, showMessage, statusMessage } from './infoMessages.js';
 export {
   type ButtonClick,

@@ -232,28 +232,34 @@ export function historyMessage(
       blocks: [section(`*${escapeMrkdwn(report.title)}* (\`${escapeMrkdwn(report.id)}\`) has not run yet.`)],
     };
   }
-  const rows = runs.map((run) => {
-    const slot = run.scheduledFor
-      ? `slot ${run.scheduledFor.slice(0, 16).replace('T', ' ')} UTC`
-      : `by hand ${run.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
-    const where = run.channel
-      ? ` · ${run.channel.startsWith('#') ? escapeMrkdwn(run.channel) : `<#${run.channel}>`}`
-      : '';
-    const took = run.durationMs !== undefined ? ` · ${(run.durationMs / 1000).toFixed(1)} s` : '';
-    const rule = alertRuleOf(run);
-    if (rule === undefined) return `• ${slot}${where} · ${outcomeText(run)}${took}`;
-    const changes =
-      incidents && run.scheduledFor && run.status === 'succeeded'
-        ? alertChanges(incidents.listByReportRule(run.report, rule), run.scheduledFor)
-        : undefined;
-    return `• ${slot} · alert check \`${escapeMrkdwn(rule)}\`${where} · ${outcomeText(run, changes)}${took}`;
-  });
+  const rows = runs.map((run) => historyLine(run, incidents));
   return {
     text: `${report.title}: last ${runs.length} run(s)`,
     blocks: [
       section(`*${escapeMrkdwn(report.title)}*: the last ${runs.length} run(s), newest first\n${rows.join('\n')}`),
     ],
   };
+}
+
+/**
+ * One run as `/pivot history` and App Home list it: slot (or "by hand"), channel, outcome (late,
+ * error) and duration; an alert check names its rule and what it opened and resolved.
+ */
+export function historyLine(run: Run, incidents?: Pick<IncidentsRepository, 'listByReportRule'>): string {
+  const slot = run.scheduledFor
+    ? `slot ${run.scheduledFor.slice(0, 16).replace('T', ' ')} UTC`
+    : `by hand ${run.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const where = run.channel
+    ? ` · ${run.channel.startsWith('#') ? escapeMrkdwn(run.channel) : `<#${run.channel}>`}`
+    : '';
+  const took = run.durationMs !== undefined ? ` · ${(run.durationMs / 1000).toFixed(1)} s` : '';
+  const rule = alertRuleOf(run);
+  if (rule === undefined) return `• ${slot}${where} · ${outcomeText(run)}${took}`;
+  const changes =
+    incidents && run.scheduledFor && run.status === 'succeeded'
+      ? alertChanges(incidents.listByReportRule(run.report, rule), run.scheduledFor)
+      : undefined;
+  return `• ${slot} · alert check \`${escapeMrkdwn(rule)}\`${where} · ${outcomeText(run, changes)}${took}`;
 }
 
 /** The confirmation of `/pivot subscribe`: what was saved and its next fires in the subscriber's zone. */
