@@ -22,6 +22,7 @@ import {
   alertReplyMessage,
   type ChartImage,
   type ChartRenderer,
+  chartLimits,
   type PreviewEntry,
   type SlackMessage,
 } from '../render/index.js';
@@ -125,16 +126,11 @@ async function drawChart(
 ): Promise<ChartImage | undefined> {
   const input = alertMessageInput(t.incident, ctx, t);
   if (input.metric.unit === 'text' || input.metric.unit === 'time') return undefined;
-  const c = t.condition;
   const spec = alertChartSpec({
     title: input.ruleName,
     metric: { ...input.metric, unit: input.metric.unit },
     points,
-    ...(c.kind === 'anomaly'
-      ? { band: { low: c.low, high: c.high } }
-      : c.kind === 'above' || c.kind === 'below'
-        ? { threshold: c.threshold }
-        : {}),
+    ...chartLimits(input.condition),
     entity: input.entity ?? 'Total',
     timezone: ctx.timezone,
   });

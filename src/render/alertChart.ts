@@ -5,6 +5,7 @@
  */
 import type { Polarity } from '../reporting/index.js';
 import type { ReportView, ViewColumn } from '../view/index.js';
+import type { AlertCondition } from './blocks/alertMessages.js';
 import { buildChartConfig } from './buildChartConfig.js';
 import type { ChartSpec } from './chartStyle.js';
 import type { FormatUnit } from './format.js';
@@ -23,6 +24,26 @@ export interface AlertChartInput {
   /** The entity, shown in the subtitle: `Country BR`. */
   entity?: string;
   timezone: string;
+}
+
+/**
+ * The lines an alert's chart draws for its condition: the threshold of an above/below rule, both
+ * edges of an anomaly's expected band, and none for a change rule: its trigger is a percentage of
+ * another period's value, which a line over the recent days (by day, while the rule's range may be
+ * a week) would misstate.
+ *
+ * @example chartLimits({ kind: 'above', threshold: 6 }) // { threshold: 6 }
+ */
+export function chartLimits(condition: AlertCondition): Pick<AlertChartInput, 'threshold' | 'band'> {
+  switch (condition.kind) {
+    case 'above':
+    case 'below':
+      return { threshold: condition.threshold };
+    case 'anomaly':
+      return { band: { low: condition.low, high: condition.high } };
+    case 'change':
+      return {};
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // Rendering: charts (PNG), Block Kit messages, tables, CSV files, number formatting and the HTML preview, from a ReportView.
 
-export { type AlertChartInput, alertChartSpec, alertChartView } from './alertChart.js';
+export { type AlertChartInput, alertChartSpec, alertChartView, chartLimits } from './alertChart.js';
 export {
   ACTION_IDS,
   ALERT_ACTION_PATTERN,

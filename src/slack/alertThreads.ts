@@ -21,6 +21,7 @@ import {
   alertMetadata,
   alertParentMessage,
   alertReplyMessage,
+  chartLimits,
 } from '../render/index.js';
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';
@@ -252,12 +253,11 @@ async function drawChart(
 ): Promise<{ fileId?: string; failed: boolean }> {
   const input = alertMessageInput(incident, messageContext(threads, incident));
   if (input.metric.unit === 'text' || input.metric.unit === 'time') return { failed: false };
-  const threshold = thresholdOf(input);
   const view = alertChartView({
     title: input.ruleName,
     metric: { ...input.metric, unit: input.metric.unit },
     points,
-    ...(incident.band ? { band: incident.band } : threshold !== undefined ? { threshold } : {}),
+    ...(incident.band ? { band: incident.band } : chartLimits(input.condition)),
     ...(input.entity ? { entity: input.entity } : {}),
     timezone: threads.timezone,
   });
@@ -274,12 +274,6 @@ async function drawChart(
     deps.logger.warn({ err: error, incident: incident.id }, 'alert chart not drawn; the parent goes out without it');
     return { failed: true };
   }
-}
-
-/** The line drawn on the chart: the trigger for above/below (change rules have none in the metric's units). */
-function thresholdOf(input: AlertMessageInput): number | undefined {
-  const c = input.condition;
-  return c.kind === 'above' || c.kind === 'below' ? c.threshold : undefined;
 }
 
 /** Redraws every parent of the incident in its current state (resolved, acknowledged, snoozed, reopened). */

@@ -7,6 +7,7 @@ import {
   alertReplyMessage,
   alertsSummaryMessage,
   buildChartConfig,
+  chartLimits,
   mentionText,
   SNOOZE_ACTIONS,
 } from '../../../src/render/index.js';
@@ -212,6 +213,21 @@ describe('alertsSummaryMessage', () => {
     expect(slackLimitViolations(message)).toEqual([]);
     expect(messageText(message)).toMatch(/…and 2\d\d more\./);
     expect(messageText(message)).not.toContain('Cut to fit');
+  });
+});
+
+describe('chartLimits', () => {
+  it.each([
+    [{ kind: 'above' as const, threshold: 6 }, { threshold: 6 }],
+    [{ kind: 'below' as const, threshold: 2, recovery: 3 }, { threshold: 2 }],
+    // A change rule's trigger is a percentage of another period: no line over the recent days.
+    [{ kind: 'change' as const, above: 0.3, comparisonValue: 100, against: 'previous period' }, {}],
+    [
+      { kind: 'anomaly' as const, low: 4, high: 6.5, median: 5, score: 4, baseline: 'the same weekday' },
+      { band: { low: 4, high: 6.5 } },
+    ],
+  ])('%j → %j', (condition, expected) => {
+    expect(chartLimits(condition)).toEqual(expected);
   });
 });
 
