@@ -63,9 +63,8 @@ export function alertChartSpec(input: AlertChartInput): ChartSpec | null {
 
 /**
  * The chart as a one-line view, for a renderer that draws views (the bot's chart process): the
- * metric and the threshold, or for anomaly rules both edges of the expected band (the bot drew
- * only the upper edge before, so a collapse showed no line where it crossed). Null with fewer
- * than two values.
+ * metric and the threshold, or for anomaly rules both edges of the expected band, the same lines
+ * as `alertChartSpec`. Null with fewer than two values.
  *
  * @example const png = await charts.renderView(alertChartView(input))
  */

@@ -15,9 +15,7 @@ export class ReportingHttpError extends ReportingError {
       userMessage:
         status >= 500 || status === 429
           ? 'The Reporting Service is having trouble right now; try again in a few minutes.'
-          : status === 404
-            ? 'The Reporting Service has nothing at the configured address (HTTP 404); an admin should check REPORTING_GRAPHQL_URL, which ends in /v1/graphql.'
-            : `The Reporting Service refused the request (HTTP ${status}).`,
+          : `The Reporting Service refused the request (HTTP ${status}).`,
       ...options,
       details: { status, url: pathOf(url), ...options.details },
     });

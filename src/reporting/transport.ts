@@ -148,7 +148,19 @@ function toReportingError(error: unknown, where: string, operation: string, url:
       return new ReportingResponseError(`${where} (${operation}) answered an unreadable body`);
     }
     const message = messages.length > 0 ? messages.join('; ') : bodyMessage(body);
-    return new ReportingHttpError('POST', url, status, message);
+    // A 404 here is the endpoint itself missing (the CSV download's 404 is another matter).
+    return new ReportingHttpError(
+      'POST',
+      url,
+      status,
+      message,
+      status === 404
+        ? {
+            userMessage:
+              'The Reporting Service has nothing at the configured address (HTTP 404); an admin should check REPORTING_GRAPHQL_URL, which ends in /v1/graphql.',
+          }
+        : {},
+    );
   }
   if (error instanceof SyntaxError) {
     return new ReportingResponseError(`${where} (${operation}) answered a body that is not valid JSON (truncated?)`, {

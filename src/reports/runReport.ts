@@ -7,6 +7,7 @@ import {
   type PivotColumn,
   type PivotRequest,
   type PivotRow,
+  type PostbackShareKey,
   type ReportingClient,
   ReportingError,
   ReportingTimeoutError,
@@ -100,16 +101,15 @@ export async function runReport(
       }
     }
   }
-  const postbacksRequest = compiled.postbacks;
-  const fetchPostbacks = postbacksRequest
-    ? () => deps.client.postbackShare(postbacksRequest, deps.signal ? { signal: deps.signal } : {})
-    : undefined;
-  // Beside a pivot the postback distribution is a part the report can go out without; alone, it is the report.
-  const postbacks = !fetchPostbacks
-    ? undefined
-    : result
-      ? await optionalPart('The postback distribution', warnings, report.id, deps, fetchPostbacks)
-      : await fetchPostbacks();
+  let postbacks: PostbackShareKey[] | undefined;
+  if (compiled.postbacks) {
+    const request = compiled.postbacks;
+    const fetch = () => deps.client.postbackShare(request, deps.signal ? { signal: deps.signal } : {});
+    // Beside a pivot the distribution is a part the report can go out without; alone, it is the report.
+    postbacks = result
+      ? await optionalPart('The postback distribution', warnings, report.id, deps, fetch)
+      : await fetch();
+  }
   const view = buildView({
     id: report.id,
     definition,

@@ -77,8 +77,7 @@ export class ModalActions {
     const meta = parseModalMetadata(event.privateMetadata);
     if (!meta) return;
     const view = queryModalView({
-      channel: meta.channel,
-      ...(meta.responseUrl ? { responseUrl: meta.responseUrl } : {}),
+      ...meta,
       terms: await this.terms(),
       fields: fieldsFromState(event.values),
     });

@@ -494,6 +494,15 @@ describe('CSV download', () => {
     expect(server.requestsTo('/v1/graphql')).toHaveLength(1);
   });
 
+  it('does not send an admin to REPORTING_GRAPHQL_URL for a CSV link that answers 404', async () => {
+    server.on('/gone.csv', (_req, res) => sendJson(res, 404, { error: 'NoSuchKey' }));
+    const error = await client()
+      .downloadAsyncPivotCsv(ready(`${server.baseUrl}/gone.csv`), join(dir, 'gone.csv'))
+      .catch((e: unknown) => e);
+    expect((error as ReportingHttpError).status).toBe(404);
+    expect((error as ReportingHttpError).userMessage).not.toContain('REPORTING_GRAPHQL_URL');
+  });
+
   it('detects a CSV cut off inside a quoted field', async () => {
     server.on('/cut.csv', (_req, res) => res.writeHead(200).end('countryCode,spend,impressions\n"US,1'));
     const error = await client()
