@@ -35,6 +35,19 @@ export { type DigestOptions, digestMessage, fallbackText, headlineFields } from 
 export { type DigestFailure, digestFailureMessage, lateNote } from './blocks/digestNotices.js';
 export { type ErrorMessageInput, errorMessage } from './blocks/errorMessage.js';
 export {
+  becauseLine,
+  changeText,
+  type ExplainedMetric,
+  type ExplanationDriver,
+  type ExplanationMessageInput,
+  type ExplanationSummary,
+  explanationMessage,
+  mixOrRate,
+  RANKING_DRIVERS,
+  rankingText,
+  segmentText,
+} from './blocks/explanationMessages.js';
+export {
   formatElapsed,
   type JobProgressInput,
   type JobState,

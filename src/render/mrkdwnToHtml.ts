@@ -30,6 +30,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   warning: '⚠️',
   scissors: '✂️',
   stopwatch: '⏱️',
+  mag: '🔍',
   hourglass_flowing_sand: '⏳',
   gear: '⚙️',
   repeat: '🔁',

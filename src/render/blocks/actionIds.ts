@@ -8,6 +8,8 @@ export const ACTION_IDS = {
   csv: 'pivot_csv',
   /** "Schedule this" on an ad-hoc result: opens the schedule modal. */
   scheduleThis: 'pivot_schedule_this',
+  /** "Explain" on an answer with a comparison: why it moved, posted in its thread. */
+  explain: 'pivot_explain',
   alertAck: 'alert_ack',
   /** Kept for buttons posted before the three snooze lengths; its value carries `hours`. */
   alertSnooze: 'alert_snooze',

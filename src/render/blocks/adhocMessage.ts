@@ -46,6 +46,7 @@ export function adhocMessage(view: ReportView, options: AdhocOptions): SlackMess
       elements: [
         ...(csvName ? [button('Download CSV', ACTION_IDS.csv, value)] : []),
         button('Schedule this', ACTION_IDS.scheduleThis, value),
+        ...(view.comparison ? [button('Explain', ACTION_IDS.explain, value)] : []),
       ],
     });
   }

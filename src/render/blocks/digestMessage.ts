@@ -32,6 +32,8 @@ export interface DigestOptions {
   lateNote?: string;
   /** What the reader must know about this digest: "chart unavailable", "data may be incomplete". */
   notices?: readonly string[];
+  /** One "because" line per headline KPI that moved (see `becauseLine`), shown under the KPIs. */
+  because?: readonly string[];
 }
 
 export function imageBlock(chart: ChartImage): ImageBlock {
@@ -89,6 +91,8 @@ export function reportButtons(view: ReportView, csv: boolean): ActionsBlock {
         button(label, `${ACTION_IDS.rangePrefix}${range}`, { reportId: id, range } satisfies ReportActionValue),
       ),
       ...(csv ? [button('Download CSV', ACTION_IDS.csv, { reportId: id } satisfies ReportActionValue)] : []),
+      // Every answer with a comparison can say why it moved.
+      ...(view.comparison ? [button('Explain', ACTION_IDS.explain, { reportId: id } satisfies ReportActionValue)] : []),
     ],
   };
 }
@@ -105,6 +109,8 @@ export function resultBlocks(view: ReportView, options: DigestOptions, cuts: str
   const headline = headlineFields(view);
   if (headline.block) blocks.push(headline.block);
   if (headline.cut > 0) cuts.push(`${headline.cut} headline KPIs beyond ${SLACK_LIMITS.sectionFields}`);
+  const because = (options.because ?? []).slice(0, SLACK_LIMITS.contextElements);
+  if (because.length > 0) blocks.push(context(...because.map((line) => `:mag: ${escapeMrkdwn(line)}`)));
   if (options.chart) blocks.push(imageBlock(options.chart));
   if (view.rows.length > 0 && view.columns.length > 0) {
     const table = buildTable(view, { maxRows: options.tableRows ?? 10, style: options.tableStyle ?? 'table' });

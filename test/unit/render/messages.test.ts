@@ -126,6 +126,8 @@ describe('digestMessage', () => {
       'pivot_range_last_7_days',
       'pivot_range_last_30_days',
       ACTION_IDS.csv,
+      // The view has a comparison: it can say why it moved.
+      ACTION_IDS.explain,
     ]);
     expect(ids.filter((id) => RANGE_ACTION_PATTERN.test(id))).toHaveLength(3);
     expect(JSON.parse(actions.elements[1]?.value ?? '')).toEqual({ reportId: 'daily-kpi', range: 'yesterday' });
