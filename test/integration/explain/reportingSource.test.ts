@@ -184,6 +184,11 @@ describe('createReportingSource against the sandbox', () => {
     const lastYear = source(metricParts('installs'), { baseline: { from: day(-366), to: day(-365) } });
     expect(lastYear.refusal({ dimensions: ['siteBundle'], filter: {} })).toMatch(/only for the last 3 months/);
     expect(lastYear.allows({ dimensions: ['countryCode'], filter: {} })).toBe(true);
+    // With connected-TV data campaignId is not available, so a campaign cannot be filtered by it.
+    const ctv = source(metricParts('installs'), { pivot: { campaignChannel: 'ALL' } });
+    expect(ctv.refusal({ dimensions: ['campaign'], filter: {} })).toMatch(/connected-TV/);
+    expect(ctv.allows({ dimensions: ['source'], filter: {} })).toBe(true);
+    expect(ctv.allows({ dimensions: ['countryCode'], filter: {} })).toBe(true);
     expect(sent.length).toBe(before);
     for (const dimension of DEFAULT_REPORTING_DIMENSIONS) {
       expect(explain.allows({ dimensions: [dimension], filter: {} })).toBe(true);
