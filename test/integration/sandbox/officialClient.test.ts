@@ -1,6 +1,6 @@
 /**
  * The Reporting Service's official Python client (jampp/reporting-api-client 0.3.0) runs unmodified
- * against the sandbox (issue 25). Python and its packages cannot be installed here, so each test
+ * against the sandbox (issue 25). Its Python dependencies (gql, requests-oauthlib) cannot be installed here, so each test
  * sends over real HTTP exactly what that client sends (its README example, its `pivot()` helper's
  * query, its OAuth request, its gql body) and checks what the client depends on. Every test names
  * the client as the reason the behaviour must stay.
