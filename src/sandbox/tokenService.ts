@@ -131,24 +131,36 @@ export function answerTokenRequest(
   }
   let clientId = form.get('client_id');
   let clientSecret = form.get('client_secret');
+  // The pair as sent, when a Basic header gives it: RFC 6749 §2.3.1 URL-encodes both halves, but
+  // Python's requests (under the official client, jampp/reporting-api-client) sends them as they are.
+  let rawPair: [string, string] | null = null;
   const basic = /^Basic\s+(.+)$/i.exec(request.authorization ?? '');
   if ((clientId === null || clientSecret === null) && basic !== null) {
     const decoded = Buffer.from(basic[1] ?? '', 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon > 0) {
-      try {
-        clientId = decodeURIComponent(decoded.slice(0, colon));
-        clientSecret = decodeURIComponent(decoded.slice(colon + 1));
-      } catch {
-        return fail(400, 'invalid_request', 'Invalid request: the Basic credentials are not URL-encoded');
-      }
+      rawPair = [decoded.slice(0, colon), decoded.slice(colon + 1)];
+      [clientId, clientSecret] = urlDecoded(rawPair) ?? rawPair;
     }
   }
   const challenge = basic === null ? {} : BASIC_CHALLENGE;
   if (clientId === null || clientSecret === null || clientId === '' || clientSecret === '') {
     return fail(401, 'invalid_client', 'Client authentication required: client_id and client_secret', challenge);
   }
-  const grant = tokens.issue(clientId, clientSecret, ttlSeconds);
+  const grant =
+    tokens.issue(clientId, clientSecret, ttlSeconds) ??
+    (rawPair === null || (rawPair[0] === clientId && rawPair[1] === clientSecret)
+      ? null
+      : tokens.issue(rawPair[0], rawPair[1], ttlSeconds));
   if (grant === null) return fail(401, 'invalid_client', 'Invalid client credentials', challenge);
   return { status: 200, body: grant, headers: NO_STORE };
+}
+
+/** Both halves URL-decoded, or null when one of them is not valid URL encoding (a raw `%`). */
+function urlDecoded(pair: [string, string]): [string, string] | null {
+  try {
+    return [decodeURIComponent(pair[0]), decodeURIComponent(pair[1])];
+  } catch {
+    return null;
+  }
 }

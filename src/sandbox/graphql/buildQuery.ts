@@ -21,6 +21,8 @@ export interface PivotArgs {
   options?: { removeZeroRows?: boolean } | null;
   appendCtvData?: boolean;
   campaignChannel?: Channel | null;
+  /** Deprecated (see legacyArguments.ts): the granularity of `date` fields that give none. */
+  granularity?: string | null;
 }
 
 export interface QueryEnv {
@@ -104,6 +106,7 @@ export function buildPivotQuery(
     qualityType: args.quality_type ?? 'op',
     removeZeroRows: args.options?.removeZeroRows === true,
     channel,
+    defaultGranularity: args.granularity ?? 'DAILY',
     includeTotals,
     siteBundleSince: env.siteBundleSince,
   };

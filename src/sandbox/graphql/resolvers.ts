@@ -9,6 +9,7 @@ import type { AsyncJob, AsyncJobRunner, PivotParamsView } from '../asyncJobs.js'
 import type { SandboxDb } from '../db.js';
 import { type PostbackShareArgs, postbackShare } from '../postbackShare.js';
 import { compilePivot, type FieldRequest } from '../sql/compileSql.js';
+import { isoWithOffset } from '../sql/dateTime.js';
 import type { Caller } from '../tokenService.js';
 import { buildPivotQuery, type PivotArgs, type QueryEnv } from './buildQuery.js';
 import type { SchemaResolvers } from './schema.js';
@@ -29,7 +30,7 @@ export interface ResolverDeps {
 const DIMENSION_NAMES: ReadonlySet<string> = new Set(DIMENSIONS.map((d) => d.name));
 type Row = ReadonlyMap<string, unknown>;
 
-const isoWithOffset = (d: Date): string => d.toISOString().replace('Z', '+00:00');
+const isoUtc = (d: Date): string => d.toISOString().replace('Z', '+00:00');
 
 function unknownName(kind: string, name: string, candidates: readonly string[]): GraphQLError {
   return new GraphQLError(`Unknown ${kind} "${name}".${didYouMean(suggest(name, candidates))}`);
@@ -42,8 +43,8 @@ function defaultArgs(args: readonly { name: string; type: string; default?: unkn
   return out;
 }
 
-/** Fields of an async pivot, by name, with default arguments (date is DAILY, adUrl a JPEG). */
-function asyncFields(dimensions: readonly string[], metrics: readonly string[]) {
+/** Fields of an async pivot, by name, with default arguments (date at `granularity`, adUrl a JPEG). */
+function asyncFields(dimensions: readonly string[], metrics: readonly string[], granularity: string) {
   const dims: FieldRequest[] = [];
   const seen = new Set<string>();
   for (const name of dimensions) {
@@ -57,7 +58,7 @@ function asyncFields(dimensions: readonly string[], metrics: readonly string[]) 
     if (seen.has(name)) continue;
     seen.add(name);
     const args: Record<string, unknown> = defaultArgs(def.args);
-    if (name === 'date') args.granularity ??= 'DAILY';
+    if (name === 'date') args.granularity ??= granularity;
     if (name === 'adUrl') args.adPreviewFormat ??= 'JPEG';
     dims.push({ name, args, key: fieldKey(name, args) });
   }
@@ -89,8 +90,8 @@ export function createResolvers(deps: ResolverDeps): SchemaResolvers {
     userId: job.userId,
     pivotParams: job.pivotParams,
     status: job.status,
-    created: isoWithOffset(job.created),
-    lastUpdated: isoWithOffset(job.lastUpdated),
+    created: isoUtc(job.created),
+    lastUpdated: isoUtc(job.lastUpdated),
     outputType: 'S3',
     url: job.status === 'READY' ? deps.signedUrl(`/v1/files/${job.id}.csv`) : null,
   });
@@ -131,19 +132,20 @@ export function createResolvers(deps: ResolverDeps): SchemaResolvers {
         ctx: RequestContext,
       ) {
         const input = args.Input;
-        const fields = asyncFields(input.dimensions ?? [], input.metrics ?? []);
+        const fields = asyncFields(input.dimensions ?? [], input.metrics ?? [], input.granularity ?? 'DAILY');
         if (fields.dimensions.length + fields.metrics.length === 0) {
           throw new GraphQLError('createAsyncPivot: give at least one dimension or metric.');
         }
         const query = buildPivotQuery(input, fields, deps.env, false);
         const params: PivotParamsView = {
-          from: input.from,
-          to: input.to,
+          // Result dates carry their offset (the spec's DateTime); so do the bounds echoed here.
+          from: isoWithOffset(query.from, query.timeZone),
+          to: isoWithOffset(query.to, query.timeZone),
           options: json(input.options),
           dimensions: input.dimensions ?? null,
           metrics: input.metrics ?? null,
           cleanup: json(input.cleanup),
-          granularity: fields.dimensions.some((d) => d.name === 'date') ? 'DAILY' : null,
+          granularity: input.granularity ?? (fields.dimensions.some((d) => d.name === 'date') ? 'DAILY' : null),
           filter: json(input.filter),
           cohortType: input.cohortType ?? null,
           cohortWindow: json(input.cohortWindow),

@@ -1,7 +1,8 @@
 /**
  * The GraphQL schema, built from the catalog so the two can never disagree: every enum, input,
  * output type and operation, PivotResult = every dimension + every metric (with arguments),
- * PivotMetrics and PivotDimensions as interfaces so fragments on them spread inside `results`.
+ * PivotMetrics and PivotDimensions as interfaces so fragments on them spread inside `results`;
+ * plus the deprecated arguments of legacyArguments.ts, which older clients still write.
  */
 import {
   type GraphQLArgumentConfig,
@@ -35,6 +36,7 @@ import {
   OPERATIONS,
   OUTPUT_TYPES,
 } from '../../reporting/catalog/index.js';
+import { legacyArgumentsOf } from './legacyArguments.js';
 import { DateTimeScalar, LongScalar } from './scalars.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: resolvers receive arbitrary sources and contexts
@@ -78,6 +80,14 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
     if (!isOutputType(type)) throw new Error(`schema: ${notation} is not an output type`);
     return type;
   };
+  /** The deprecated arguments (or input fields) the sandbox accepts beyond the catalog. */
+  const legacy = (owner: string): Record<string, GraphQLArgumentConfig> =>
+    Object.fromEntries(
+      legacyArgumentsOf(owner).map((a) => [
+        a.name,
+        { type: input(a.type), description: a.description, deprecationReason: a.deprecationReason },
+      ]),
+    );
   const argument = (def: ArgumentDef): GraphQLArgumentConfig => ({
     type: input(def.type),
     description: def.description,
@@ -100,8 +110,8 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
       new GraphQLInputObjectType({
         name: t.name,
         description: describe(t),
-        fields: () =>
-          Object.fromEntries(
+        fields: () => ({
+          ...Object.fromEntries(
             t.fields.map((f) => [
               f.name,
               {
@@ -111,6 +121,8 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
               },
             ]),
           ),
+          ...legacy(t.name),
+        }),
       }),
     );
   }
@@ -210,7 +222,7 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
           {
             type: output(op.returns),
             description: op.description,
-            args: Object.fromEntries(op.args.map((a) => [a.name, argument(a)])),
+            args: { ...Object.fromEntries(op.args.map((a) => [a.name, argument(a)])), ...legacy(op.name) },
             resolve,
           },
         ];

@@ -37,6 +37,8 @@ export interface PivotQuery {
   qualityType: QualityType;
   removeZeroRows: boolean;
   channel: Channel;
+  /** Granularity of `date` fields that give none (the deprecated `pivot(granularity:)`); DAILY when absent. */
+  defaultGranularity?: string;
   includeTotals: boolean;
   /** siteBundle is NULL on rows older than this instant (ISO). */
   siteBundleSince: string;
@@ -197,7 +199,8 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
   const fromSql = dateTimeSql(q.from, q.timeZone, params);
   const toSql = dateTimeSql(q.to, q.timeZone, params);
   const dateDim = q.dimensions.find((d) => d.name === 'date');
-  const granularity = String(dateDim?.args.granularity ?? 'DAILY');
+  const defaultGranularity = q.defaultGranularity ?? 'DAILY';
+  const granularity = String(dateDim?.args.granularity ?? defaultGranularity);
 
   const inner: string[] = [];
   const outer: string[] = [];
@@ -208,7 +211,7 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
     let formatted = alias;
     switch (d.name) {
       case 'date': {
-        const g = String(d.args.granularity ?? 'DAILY');
+        const g = String(d.args.granularity ?? defaultGranularity);
         if (z !== null && TRUNC_UNIT[g] !== undefined) {
           // Day and longer buckets group on the local wall-clock start (one zone conversion per
           // fact row) and turn back into an instant only for the result rows.

@@ -52,6 +52,54 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
+/** The UTC offset (ms) `zone` is at on the instant `epochMs` (whole seconds; Intl gives no more). */
+function offsetAt(epochMs: number, zone: string): number {
+  const second = Math.floor(epochMs / 1000) * 1000;
+  const parts = dateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(second));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - second;
+}
+
+/**
+ * The instant a DateTime input stands for, in epoch ms: zoneless inputs are wall-clock times in
+ * `zone`. A repeated wall time (clocks falling back) is its first occurrence; a skipped one
+ * (clocks springing forward) is read with the offset before the gap.
+ */
+export function instantOf(input: DateTimeInput, zone: string): number {
+  if (input.kind === 'instant') return Date.parse(input.iso);
+  const wall = Date.parse(`${input.local.replace(' ', 'T')}Z`);
+  const day = 86_400_000;
+  const before = offsetAt(wall - day, zone);
+  const after = offsetAt(wall + day, zone);
+  const exact = [wall - before, wall - after].filter((t) => t + offsetAt(t, zone) === wall);
+  return exact.length > 0 ? Math.min(...exact) : wall - before;
+}
+
+/**
+ * A DateTime input as ISO 8601 with the offset `zone` has at that instant, the form result dates
+ * take (`2026-11-01T00:00:00-04:00`); milliseconds only when there are some.
+ *
+ * @example isoWithOffset({ kind: 'local', local: '2026-11-01 00:00:00' }, 'America/New_York') // 2026-11-01T00:00:00-04:00
+ */
+export function isoWithOffset(input: DateTimeInput, zone: string): string {
+  const instant = instantOf(input, zone);
+  const offsetMinutes = Math.round(offsetAt(instant, zone) / 60_000);
+  const wall = new Date(instant + offsetMinutes * 60_000).toISOString();
+  const text = wall.endsWith('.000Z') ? wall.slice(0, 19) : wall.slice(0, 23);
+  const abs = Math.abs(offsetMinutes);
+  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${text}${offsetMinutes < 0 ? '-' : '+'}${hhmm}`;
+}
+
 /**
  * A DateTime input as a TIMESTAMPTZ SQL expression over bound values; inputs without a zone are
  * read in `zone`.

@@ -58,8 +58,8 @@ describe('createAsyncPivot', () => {
     expect(created.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(created.created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/);
     expect(created.pivotParams).toEqual({
-      from: '2026-11-13',
-      to: '2026-11-20',
+      from: '2026-11-13T00:00:00+00:00',
+      to: '2026-11-20T00:00:00+00:00',
       options: null,
       dimensions: ['date', 'countryCode', 'campaign'],
       metrics: ['impressions', 'installs', 'spend'],
@@ -123,6 +123,8 @@ describe('createAsyncPivot', () => {
       cohortWindow: '{"amount":2,"period":"DAYS"}',
       context: '{"priority":5,"sqlTimeZone":"America/Sao_Paulo"}',
       granularity: null,
+      from: '2026-11-10T00:00:00-03:00',
+      to: '2026-11-20T00:00:00-03:00',
     });
     const { job } = await poll(created.id);
     expect(job.status).toBe('READY');

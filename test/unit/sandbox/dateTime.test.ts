@@ -1,4 +1,10 @@
-import { dateTimeSql, isValidTimeZone, jodaToStrftime, parseDateTimeInput } from '../../../src/sandbox/sql/dateTime.js';
+import {
+  dateTimeSql,
+  isoWithOffset,
+  isValidTimeZone,
+  jodaToStrftime,
+  parseDateTimeInput,
+} from '../../../src/sandbox/sql/dateTime.js';
 import { SqlParams } from '../../../src/sandbox/sql/SqlParams.js';
 
 describe('parseDateTimeInput', () => {
@@ -15,6 +21,23 @@ describe('parseDateTimeInput', () => {
 
   it.each(['yesterday', '2026-13-01', '2026-02-30', '2026-11-01T25:00', ''])('refuses %s', (text) => {
     expect(parseDateTimeInput(text)).toBeNull();
+  });
+});
+
+describe('isoWithOffset', () => {
+  it.each([
+    ['2026-11-01', 'UTC', '2026-11-01T00:00:00+00:00'],
+    ['2026-11-01', 'America/New_York', '2026-11-01T00:00:00-04:00'],
+    ['2026-11-02', 'America/New_York', '2026-11-02T00:00:00-05:00'],
+    ['2026-11-01T01:30', 'America/New_York', '2026-11-01T01:30:00-04:00'], // repeated hour: the first one
+    ['2026-10-04T02:30', 'Australia/Sydney', '2026-10-04T03:30:00+11:00'], // skipped hour: moved past the gap
+    ['2026-11-01T07:30:15.250', 'Asia/Kolkata', '2026-11-01T07:30:15.250+05:30'],
+    ['2026-11-01T07:30:00-03:00', 'UTC', '2026-11-01T10:30:00+00:00'],
+    ['2026-11-01T07:30:00Z', 'America/Sao_Paulo', '2026-11-01T04:30:00-03:00'],
+  ])('writes %s in %s as %s', (text, zone, expected) => {
+    const input = parseDateTimeInput(text);
+    if (input === null) throw new Error(`unparsed ${text}`);
+    expect(isoWithOffset(input, zone)).toBe(expected);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   OPERATIONS,
   OUTPUT_TYPES,
 } from '../../../src/reporting/catalog/index.js';
+import { LEGACY_ARGUMENTS, legacyArgumentsOf } from '../../../src/sandbox/graphql/legacyArguments.js';
 import { buildSandboxSchema } from '../../../src/sandbox/graphql/schema.js';
 import { LONG_METRICS, SUPPORTED_METRICS } from '../../../src/sandbox/sql/metricSql.js';
 
@@ -53,7 +54,7 @@ describe('the sandbox schema is the catalog', () => {
     for (const t of INPUT_TYPES) {
       const fields = (schema.getType(t.name) as GraphQLInputObjectType).getFields();
       expect(Object.values(fields).map((f) => `${f.name}:${String(f.type)}`)).toEqual(
-        t.fields.map((f) => `${f.name}:${f.type}`),
+        [...t.fields, ...legacyArgumentsOf(t.name)].map((f) => `${f.name}:${f.type}`),
       );
     }
     for (const t of OUTPUT_TYPES) {
@@ -69,11 +70,23 @@ describe('the sandbox schema is the catalog', () => {
       const root = op.kind === 'query' ? schema.getQueryType() : schema.getMutationType();
       const f = root?.getFields()[op.name];
       expect(String(f?.type)).toBe(op.returns);
-      expect(f?.args.map((a) => [a.name, String(a.type), a.defaultValue])).toEqual(
-        op.args.map((a) => [a.name, a.type, a.default]),
-      );
+      expect(f?.args.map((a) => [a.name, String(a.type), a.defaultValue])).toEqual([
+        ...op.args.map((a) => [a.name, a.type, a.default]),
+        ...legacyArgumentsOf(op.name).map((a) => [a.name, a.type, undefined]),
+      ]);
       expect(getNamedType(f?.type)).toBeDefined();
     }
+  });
+
+  it('adds only deprecated arguments beyond the catalog, each with its reason (the official Python client writes pivot(granularity:))', () => {
+    const pivot = schema.getQueryType()?.getFields().pivot;
+    expect(pivot?.args.find((a) => a.name === 'granularity')?.deprecationReason).toMatch(/date\(granularity: …\)/);
+    const input = schema.getType('CreateAsyncPivotInput') as GraphQLInputObjectType;
+    expect(input.getFields().granularity?.deprecationReason).toMatch(/older form/);
+    expect(LEGACY_ARGUMENTS.map((a) => `${a.owner}.${a.name}`)).toEqual([
+      'pivot.granularity',
+      'CreateAsyncPivotInput.granularity',
+    ]);
   });
 
   it('computes every metric of the catalog, Long ones as whole numbers', () => {

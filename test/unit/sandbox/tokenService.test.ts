@@ -91,4 +91,22 @@ describe('answerTokenRequest (RFC 6749 §5.2 errors)', () => {
       expect(answer).toMatchObject({ status: 200, body: { token_type: 'Bearer', expires_in: 7200 } });
     }
   });
+
+  it('reads a Basic pair URL-encoded (RFC 6749 §2.3.1) or as sent (Python requests, under the official client)', () => {
+    tokens.addClient('odd id', 'p%41ss:w+rd%');
+    for (const pair of ['odd%20id:p%2541ss%3Aw%2Brd%25', 'odd id:p%41ss:w+rd%']) {
+      const answer = answerTokenRequest(
+        { contentType: form, body: 'grant_type=client_credentials', authorization: basic(pair) },
+        tokens,
+        7200,
+      );
+      expect([pair, answer.status]).toEqual([pair, 200]);
+    }
+    const wrong = answerTokenRequest(
+      { contentType: form, body: 'grant_type=client_credentials', authorization: basic('odd id:pAss:w+rd%') },
+      tokens,
+      7200,
+    );
+    expect(wrong).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
 });
