@@ -138,7 +138,7 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
         if (!source.allows(query)) continue;
         if (used >= limit) break deeper;
         const children = (await ask(query)).map((row) => measureSegment(whole, row.where, row));
-        const better = succinctChild(segment, children, sign);
+        const better = succinctChild(whole, segment, children);
         if (better !== undefined) {
           segment = better;
           continue deeper;
@@ -219,9 +219,11 @@ function honestLimit(frame: Frame, minVolume: number): string | undefined {
 
 /**
  * The child that explains most of `parent`'s contribution, if it explains at least SUCCINCT of it
- * and that share is SUCCINCT_MARGIN above its share of the parent's volume; otherwise undefined.
+ * and that share is SUCCINCT_MARGIN above its share of the parent's volume, and it stands out among
+ * the parent's other pieces (see standsOut); otherwise undefined.
  */
-function succinctChild(parent: Segment, children: readonly Segment[], sign: number): Segment | undefined {
+function succinctChild(frame: Frame, parent: Segment, children: readonly Segment[]): Segment | undefined {
+  const sign = Math.sign(frame.change);
   const parentContribution = sign * parent.contribution;
   if (parentContribution <= 0 || children.length < 2) return undefined;
   const volume = children.reduce((sum, c) => sum + c.volume, 0);
@@ -231,7 +233,8 @@ function succinctChild(parent: Segment, children: readonly Segment[], sign: numb
   }
   if (best === undefined || volume <= 0) return undefined;
   const share = (sign * best.contribution) / parentContribution;
-  return share >= SUCCINCT && share - best.volume / volume >= SUCCINCT_MARGIN ? best : undefined;
+  const succinct = share >= SUCCINCT && share - best.volume / volume >= SUCCINCT_MARGIN;
+  return succinct && standsOut(frame, best, children) ? best : undefined;
 }
 
 function toDriver(segment: Segment, share: number, dimensions: readonly string[], notes: string[]): Driver {

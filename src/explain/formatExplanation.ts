@@ -72,7 +72,8 @@ function percent(change: number, baseline: number): string {
 }
 
 function signed(x: number): string {
-  return `${x > 0 ? '+' : x < 0 ? '−' : '±'}${number(Math.abs(x))}`;
+  const text = number(Math.abs(x));
+  return `${/^[0.,]+$/.test(text) ? '±' : x > 0 ? '+' : '−'}${text}`;
 }
 
 /** Plain digits, deterministic whatever the machine's locale: grouping and 0–3 decimals by size. */
