@@ -26,7 +26,7 @@ export const TOP_THREE_SHARE = 0.6;
 
 interface Candidate {
   readonly segment: Segment;
-  /** Whether its first-scan segment stood out among its dimension's values (see standsOut). */
+  /** Whether it stood out among its dimension's values (see standsOut), or its drilled combination among its parent's. */
   readonly standsOut: boolean;
 }
 
@@ -154,7 +154,8 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
     if (chosen.length >= MAX_DRIVERS) break;
     if (chosen.some((c) => overlaps(c.segment.where, candidate.segment.where))) continue;
     const segment = chosen.length < DRILLED_SEGMENTS ? await refine(candidate.segment) : candidate.segment;
-    chosen.push({ segment, standsOut: candidate.standsOut });
+    // A combination that replaced its parent stood out among the parent's pieces (succinctChild).
+    chosen.push({ segment, standsOut: candidate.standsOut || segment !== candidate.segment });
   }
   const ranked = chosen
     .filter((c) => directed(c.segment) > 0)
