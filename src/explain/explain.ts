@@ -139,6 +139,7 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
         if (used >= limit) break deeper;
         const children = (await ask(query)).map((row) => measureSegment(whole, row.where, row));
         const better = succinctChild(whole, segment, children);
+        if (better !== undefined && better.volume < minVolume) break;
         if (better !== undefined) {
           segment = better;
           continue deeper;

@@ -11,6 +11,7 @@ interface ExplainFlags {
   metric: string;
   budget: string;
   scale: string;
+  minVolume: string;
   json?: boolean;
 }
 
@@ -31,6 +32,7 @@ export function registerExplain(program: Command, io: CliIo): void {
     .option('--metric <name>', "the metric's name in the output", 'value')
     .option('--budget <n>', 'most group-by queries to ask', '24')
     .option('--scale <n>', 'ratio multiplier, e.g. 1000 for cpm', '1')
+    .option('--min-volume <n>', 'below this baseline + current volume (den, or |value|) name no driver', '0')
     .option('--json', 'print {metric,current,baseline,change,diffuse,queries,partial,drivers:[…]}')
     .action(async (query: string | undefined, flags: ExplainFlags) => {
       if (query !== undefined && flags.leaves !== undefined)
@@ -50,6 +52,12 @@ export function registerExplain(program: Command, io: CliIo): void {
           'CLI_EXPLAIN_SCALE',
           `pivotbot explain: --scale "${flags.scale}" must be a positive number.`,
         );
+      const minVolume = Number(flags.minVolume);
+      if (!Number.isFinite(minVolume) || minVolume < 0)
+        throw new UserInputError(
+          'CLI_EXPLAIN_MIN_VOLUME',
+          `pivotbot explain: --min-volume "${flags.minVolume}" must be 0 or more.`,
+        );
       const dimensions = flags.dimensions
         ?.split(',')
         .map((d) => d.trim())
@@ -63,7 +71,7 @@ export function registerExplain(program: Command, io: CliIo): void {
           `pivotbot explain: numeric column(s) ${table.ignored.join(', ')} left out of the dimensions; name them with --dimensions to explore them\n`,
         );
       const explanation = await explain(
-        { metric: flags.metric, kind: table.kind, budget, ...(table.kind === 'ratio' ? { scale } : {}) },
+        { metric: flags.metric, kind: table.kind, budget, minVolume, ...(table.kind === 'ratio' ? { scale } : {}) },
         leafCsvSource(table),
       );
       io.out(
