@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { PivotbotError } from '../core/index.js';
 import { registerDemo } from './commands/demo.js';
+import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
 import { type CliIo, CommandExit } from './commands/io.js';
 import { registerMigrateStore } from './commands/migrateStore.js';
@@ -26,6 +27,7 @@ export function buildProgram(io: CliIo): Command {
     registerValidate,
     registerSchedule,
     registerExport,
+    registerExplain,
     registerDemo,
     registerMigrateStore,
   ]) {

@@ -1,8 +1,33 @@
+/**
+ * The explanation engine's contract: what it asks a source (`GroupSource`), what it is asked
+ * (`ExplainRequest`) and what it answers (`Explanation`). Sources (the Reporting Service, a leaf
+ * CSV) implement `GroupSource`; the engine never knows which one it has.
+ */
+
+/** Dimension values naming a segment, e.g. `{ countryCode: 'BR', source: 'Vungle' }`. */
 export type Where = Readonly<Record<string, string>>;
+
 /** An additive metric has only `num`; a ratio metric is num/den (times `scale` of the request). */
-export interface Measure { readonly num: number; readonly den?: number }
-export interface GroupRow { readonly where: Where; readonly current: Measure; readonly baseline: Measure }
-export interface GroupQuery { readonly dimensions: readonly string[]; readonly filter: Where }
+export interface Measure {
+  readonly num: number;
+  readonly den?: number;
+}
+
+/**
+ * One group of a group-by, both periods. `where` holds the grouped dimensions' values (it may also
+ * repeat the filter's; the engine merges the filter in either way).
+ */
+export interface GroupRow {
+  readonly where: Where;
+  readonly current: Measure;
+  readonly baseline: Measure;
+}
+
+export interface GroupQuery {
+  readonly dimensions: readonly string[];
+  readonly filter: Where;
+}
+
 export interface GroupSource {
   /** Candidate dimensions, in the order a UA team thinks in. */
   readonly dimensions: readonly string[];
@@ -11,13 +36,51 @@ export interface GroupSource {
   /** One group-by under a filter, both periods; each call is one query against the budget. */
   groups(query: GroupQuery): Promise<readonly GroupRow[]>;
 }
+
 export interface ExplainRequest {
-  readonly metric: string;            // a name for output, e.g. "installsCpi"
+  /** A name for output, e.g. "installsCpi". */
+  readonly metric: string;
   readonly kind: 'additive' | 'ratio';
-  readonly scale?: number;            // ratio multiplier, e.g. 1000 for cpm (default 1)
-  readonly dimensions?: readonly string[]; // candidates (default: source.dimensions)
-  readonly budget?: number;           // max source calls (default 24)
-  readonly minVolume?: number;        // below this baseline+current volume (den, or |num| for additive) say "too little volume"
+  /** Ratio multiplier, e.g. 1000 for cpm (default 1). */
+  readonly scale?: number;
+  /** Candidate dimensions (default: source.dimensions). */
+  readonly dimensions?: readonly string[];
+  /** Max source calls (default 24). */
+  readonly budget?: number;
+  /** Below this baseline+current volume (den, or |num| for additive) say "too little volume". */
+  readonly minVolume?: number;
 }
-export interface Driver { readonly where: Where; readonly current: number; readonly baseline: number; readonly contribution: number; readonly share: number; readonly mix?: number; readonly rate?: number }
-export interface Explanation { readonly metric: string; readonly current: number; readonly baseline: number; readonly change: number; readonly diffuse: boolean; readonly queries: number; readonly partial: boolean; readonly explored: { readonly dimensions: number; readonly of: number }; readonly drivers: readonly Driver[]; readonly notes: readonly string[] }
+
+/**
+ * One segment that moved the metric. For an additive metric `current`/`baseline` are the segment's
+ * values; for a ratio they are the segment's own ratios (0 where its denominator is 0, with a note).
+ * `contribution` adds up over disjoint segments; `share` = contribution / change. For a ratio,
+ * `mix + rate = contribution` (docs/explanations.md has the formulas).
+ */
+export interface Driver {
+  readonly where: Where;
+  readonly current: number;
+  readonly baseline: number;
+  readonly contribution: number;
+  readonly share: number;
+  readonly mix?: number;
+  readonly rate?: number;
+}
+
+export interface Explanation {
+  readonly metric: string;
+  readonly current: number;
+  readonly baseline: number;
+  readonly change: number;
+  /** True when no small set of segments explains the change; `drivers` are then only the largest pieces. */
+  readonly diffuse: boolean;
+  /** Source calls made. */
+  readonly queries: number;
+  /** True when the budget ran out before every candidate dimension was scanned. */
+  readonly partial: boolean;
+  readonly explored: { readonly dimensions: number; readonly of: number };
+  /** Disjoint segments, best first. */
+  readonly drivers: readonly Driver[];
+  /** Honest limits in words: no change, too little volume, undefined ratios, partial search. */
+  readonly notes: readonly string[];
+}

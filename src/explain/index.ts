@@ -1,0 +1,21 @@
+// Why a metric moved: drivers found through a narrow group-by source, mix/rate for ratios, a query budget.
+export { DEFAULT_BUDGET, explain } from './explain.js';
+export { explanationJson, formatExplanation } from './formatExplanation.js';
+export {
+  type Leaf,
+  type LeafTable,
+  type LeafTableOptions,
+  leafCsvSource,
+  parseLeafTable,
+} from './sources/leafCsvSource.js';
+export type {
+  Driver,
+  ExplainRequest,
+  Explanation,
+  GroupQuery,
+  GroupRow,
+  GroupSource,
+  Measure,
+  Where,
+} from './types.js';
+export { describeWhere, orderWhere } from './where.js';
