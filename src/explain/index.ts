@@ -2,12 +2,30 @@
 export { DEFAULT_BUDGET, explain } from './explain.js';
 export { explanationJson, formatExplanation } from './formatExplanation.js';
 export {
+  explainKind,
+  METRIC_DECISIONS,
+  type MetricDecision,
+  MetricNotExplainableError,
+  type MetricPart,
+  type MetricParts,
+  metricParts,
+  type NotExplainableReason,
+} from './metricParts.js';
+export {
   type Leaf,
   type LeafTable,
   type LeafTableOptions,
   leafCsvSource,
   parseLeafTable,
 } from './sources/leafCsvSource.js';
+export {
+  createReportingSource,
+  DEFAULT_REPORTING_DIMENSIONS,
+  type Period,
+  type ReportingGroupSource,
+  type ReportingSourceOptions,
+  type SharedPivotArguments,
+} from './sources/reportingSource.js';
 export type {
   Driver,
   ExplainRequest,

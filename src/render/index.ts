@@ -41,6 +41,7 @@ export {
   type ExplanationDriver,
   type ExplanationMessageInput,
   type ExplanationSummary,
+  explanationChartView,
   explanationMessage,
   mixOrRate,
   RANKING_DRIVERS,

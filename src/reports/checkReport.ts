@@ -1,5 +1,5 @@
 import { didYouMean, PivotbotError, suggest } from '../core/index.js';
-import { collectPivotProblems, type PivotRequest } from '../reporting/index.js';
+import { collectPivotProblems, DIMENSIONS, findDimension, type PivotRequest } from '../reporting/index.js';
 import { canonicalMetric } from './canonical.js';
 import { type CompiledReport, compileReport } from './compileReport.js';
 import { outputKeys, resolveKey } from './outputKeys.js';
@@ -93,6 +93,20 @@ function checkReferences(definition: ReportDefinition, request: PivotRequest | u
     if (present.chart.stackBy !== undefined) {
       ref(['present', 'chart', 'stackBy'], present.chart.stackBy, keys.dimensions, 'dimension');
     }
+  }
+  if (present.explain) {
+    present.explain.dimensions?.forEach((name, i) => {
+      if (findDimension(name)) return;
+      const suggestions = suggest(
+        name,
+        DIMENSIONS.map((d) => d.name),
+      );
+      add(
+        ['present', 'explain', 'dimensions', i],
+        `unknown dimension "${name}".${didYouMean(suggestions)}`,
+        suggestions,
+      );
+    });
   }
   const ruleIds = new Set<string>();
   definition.alerts.forEach((rule, i) => {

@@ -81,8 +81,19 @@ const sortSchema = z.union([
   z.strictObject({ by: z.string().min(1), order: z.enum(['asc', 'desc']).default('desc') }),
 ]);
 
+/** Why a headline KPI moved: `false` turns it off; a threshold (fraction), candidate dimensions, a query budget. */
+export const explainSchema = z.union([
+  z.literal(false),
+  z.strictObject({
+    threshold: z.number().min(0).max(10).optional(),
+    dimensions: z.array(z.string().min(1)).min(1).optional(),
+    budget: z.number().int().min(2).max(200).optional(),
+  }),
+]);
+
 export const presentSchema = z.strictObject({
   headline: z.array(z.string().min(1)).optional(),
+  explain: explainSchema.optional(),
   compare: comparisonSchema.default('none'),
   sort: sortSchema.optional(),
   top: z.number().int().positive().max(10_000).optional(),

@@ -28,7 +28,7 @@ const KEYS: Record<string, readonly string[]> = {
   'query.cohort.window': ['amount', 'period'],
   'query.options': ['removeZeroRows', 'priority'],
   'query.postbacks': ['appId', 'keys', 'track', 'includeRevenue', 'revenueKey', 'organic'],
-  present: ['headline', 'compare', 'sort', 'top', 'chart'],
+  present: ['headline', 'compare', 'explain', 'sort', 'top', 'chart'],
   'present.sort': ['by', 'order'],
   'present.chart': ['type', 'x', 'series', 'stackBy', 'title'],
   schedule: ['cron', 'at', 'days', 'timezone', 'catchUp', 'retry', 'waitForData'],

@@ -1,4 +1,5 @@
 import { describeFailure, PivotbotError, type UserFailure, UserInputError, userMessageOf } from '../core/index.js';
+import { explainReport, postExplanation } from '../delivery/index.js';
 import { compileQuery, formatQueryError, QueryError, type QueryOptions, workspaceGlossaryOf } from '../query/index.js';
 import { type Block, errorMessage, type SlackMessage } from '../render/index.js';
 import {
@@ -6,6 +7,7 @@ import {
   type LoadedReport,
   type LoadedReports,
   normalizeTimeZone,
+  type RangeSpec,
   type ReportDefinition,
   timeZoneProblem,
 } from '../reports/index.js';
@@ -97,6 +99,62 @@ export class PivotCommands {
     } catch (error) {
       await this.reportFailure(error, click.query ?? `run ${click.reportId}`, ctx);
     }
+  }
+
+  /**
+   * The Explain button of an answer with a comparison: why its metrics moved, in the answer's
+   * thread. Never throws.
+   */
+  async explainClick(click: Omit<ButtonClick, 'csv'>, ctx: CommandContext & { threadTs?: string }): Promise<void> {
+    const text = click.query ?? `run ${click.reportId}`;
+    try {
+      const report =
+        click.query !== undefined ? await this.adhocReport(click.query) : await this.report(click.reportId);
+      await this.explainAndPost(report, ctx, click.range);
+    } catch (error) {
+      await this.reportFailure(error, `why ${text}`, ctx);
+    }
+  }
+
+  /** `/pivot why <query>`: the query's metrics explained against its comparison (previous period by default). */
+  private async why(text: string, ctx: CommandContext): Promise<void> {
+    const compiled = compileQuery(text, await this.queryOptions());
+    const report =
+      compiled.kind === 'run'
+        ? await this.report(compiled.report.value)
+        : { id: 'adhoc', definition: compiled.definition };
+    const range = compiled.kind === 'run' ? compiled.range : undefined;
+    await this.explainAndPost(report, ctx, range, text);
+  }
+
+  private async explainAndPost(
+    report: { id: string; definition: ReportDefinition },
+    ctx: CommandContext & { threadTs?: string },
+    range?: RangeSpec,
+    query?: string,
+  ): Promise<void> {
+    await this.deps.runs.run(
+      async () => {
+        const explained = await explainReport(
+          { report, asOf: this.deps.clock(), ...(range !== undefined ? { range } : {}) },
+          this.deps,
+        );
+        if (explained.metrics.length === 0) {
+          const why = explained.skipped.map((s) => `${s.label}: ${s.reason}`).join('; ');
+          throw new UserInputError(
+            'NOTHING_TO_EXPLAIN',
+            why ? `Nothing here can be explained: ${why}` : 'That query has no metric to explain.',
+          );
+        }
+        const title = query ? `/pivot why ${query}` : report.definition.title;
+        await postExplanation(
+          explained,
+          { title, channel: ctx.channelId, ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}), reportId: report.id },
+          this.deps,
+        );
+      },
+      { onWait: (ahead) => void this.tellQueued(ctx, ahead) },
+    );
   }
 
   /** Loads a named report (with "Did you mean" when it does not exist). */
@@ -200,6 +258,8 @@ export class PivotCommands {
       }
       case 'unsubscribe':
         return this.unsubscribe(command, ctx);
+      case 'why':
+        return this.why(command.text, ctx);
       case 'query':
         return this.query(command.text || text, ctx);
     }

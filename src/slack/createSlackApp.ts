@@ -253,6 +253,26 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
           );
           return;
         }
+        if (event.actionId === ACTION_IDS.explain) {
+          // The explanation goes into the answer's thread (or the thread the answer is in).
+          track(
+            commands.explainClick(
+              {
+                reportId: value.reportId,
+                ...(value.query !== undefined ? { query: value.query } : {}),
+                ...(value.range ? { range: value.range } : {}),
+              },
+              {
+                userId: event.userId,
+                channelId,
+                responseUrl,
+                triggerId: event.triggerId,
+                ...((event.threadTs ?? event.messageTs) ? { threadTs: event.threadTs ?? event.messageTs } : {}),
+              },
+            ),
+          );
+          return;
+        }
         const range = event.actionId.startsWith(ACTION_IDS.rangePrefix)
           ? event.actionId.slice(ACTION_IDS.rangePrefix.length)
           : value.range;

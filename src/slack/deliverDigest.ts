@@ -128,6 +128,7 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
       report,
       asOf: slot,
       csv: report.definition.deliver?.csv !== false,
+      explain: true,
       post: {
         metadata: digestMetadata(run),
         ...(late ? { lateNote: late } : {}),

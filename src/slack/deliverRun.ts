@@ -3,6 +3,13 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type Logger, userMessageOf } from '../core/index.js';
 import {
+  becauseLines,
+  type ExplainedReport,
+  explainReport,
+  explainSettings,
+  postExplanation,
+} from '../delivery/index.js';
+import {
   adhocMessage,
   type ChartImage,
   digestMessage,
@@ -54,6 +61,11 @@ export interface RunTarget {
    * restart sees that the slot was started), and a digest's late note and notices.
    */
   post?: Pick<PostHow, 'metadata' | 'lateNote' | 'notices'>;
+  /**
+   * Explain the headline KPIs that moved past the report's `present.explain` threshold: a
+   * "because" line each in the message, the full ranking in its thread (digests).
+   */
+  explain?: boolean;
 }
 
 export interface RunPlace {
@@ -99,16 +111,31 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
       { ...(target.range !== undefined ? { range: target.range } : {}), ...(target.mode ? { mode: target.mode } : {}) },
     );
     const threadTs = progress?.ts ?? place.threadTs;
-    const { ts: messageTs } = await postView(
+    const explained = target.explain ? await explainMoves(view, target, deps) : undefined;
+    const because = explained ? becauseLines(explained) : [];
+    const { ts: messageTs, channel } = await postView(
       view,
       {
         ...target.post,
         ...(target.query !== undefined ? { query: target.query } : {}),
         ...(target.csv ? { csv: true } : {}),
+        ...(because.length > 0 ? { because } : {}),
       },
       { ...place, ...(threadTs ? { threadTs } : {}) },
       deps,
     );
+    if (explained && explained.metrics.length > 0) {
+      await postExplanation(
+        explained,
+        { title: view.title, channel, threadTs: threadTs ?? messageTs, reportId: view.reportId },
+        deps,
+      ).catch((error: unknown) => {
+        deps.logger.warn(
+          { err: error, report: view.reportId },
+          "could not post the explanation in the digest's thread",
+        );
+      });
+    }
     if (progress) {
       await updateProgress(deps, place.channel, progress, {
         status: 'READY',
@@ -136,6 +163,39 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
     throw error;
   } finally {
     await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The explanations of the headline KPIs that moved past the report's threshold against its
+ * comparison; undefined when none moved, explanations are off, or they failed (logged: the digest
+ * goes out without them).
+ */
+async function explainMoves(
+  view: ReportView,
+  target: RunTarget,
+  deps: DeliveryDeps,
+): Promise<ExplainedReport | undefined> {
+  const settings = explainSettings(target.report.definition);
+  if (!settings.enabled || !view.comparison) return undefined;
+  const moved = view.headline.filter((key) => {
+    const percent = view.comparison?.totals[key]?.percent;
+    return percent !== null && percent !== undefined && Math.abs(percent) >= settings.threshold;
+  });
+  if (moved.length === 0) return undefined;
+  try {
+    return await explainReport(
+      {
+        report: target.report,
+        asOf: target.asOf ?? deps.clock(),
+        metrics: moved,
+        ...(target.range !== undefined ? { range: target.range } : {}),
+      },
+      deps,
+    );
+  } catch (error) {
+    deps.logger.warn({ err: error, report: view.reportId }, 'could not explain the moves; posting without them');
+    return undefined;
   }
 }
 
@@ -249,6 +309,8 @@ export interface PostHow {
   lateNote?: string;
   /** Lines the reader must see, such as "data may be incomplete". */
   notices?: readonly string[];
+  /** One "because" line per headline KPI that moved (digests). */
+  because?: readonly string[];
 }
 
 /** Shown when a report's chart could not be drawn: the digest goes out without it, and says so. */
@@ -276,6 +338,7 @@ export async function postView(
       ...(csvName ? { csvName } : {}),
       ...(chart ? { chart } : {}),
       ...(notices.length > 0 ? { notices } : {}),
+      ...(how.because && how.because.length > 0 ? { because: how.because } : {}),
     };
     return how.query !== undefined
       ? adhocMessage(view, { ...options, query: how.query, userId: place.user })

@@ -16,6 +16,8 @@ export type SlashCommand =
   | { kind: 'history'; report: string }
   | { kind: 'unsubscribe'; report: string; channel?: ChannelRef }
   | { kind: 'alerts' }
+  /** `why <query>`: why the query's metrics moved against its comparison (previous period by default). */
+  | { kind: 'why'; text: string }
   /** Anything else goes to the query language: `run …`, `postbacks …`, or an ad-hoc query. */
   | { kind: 'query'; text: string };
 
@@ -40,6 +42,7 @@ const VERBS = [
   'alerts',
   'run',
   'postbacks',
+  'why',
 ];
 const QUERY_START = /^[a-z_][a-z0-9_]*(\(|,|\s|$)/i;
 
@@ -64,6 +67,8 @@ export function parseSlashCommand(raw: string): SlashCommand {
       return { kind: 'list' };
     case 'alerts':
       return { kind: 'alerts' };
+    case 'why':
+      return { kind: 'why', text: requireWord(rest.join(' ') || undefined, 'why <query>', 'the query to explain') };
     case 'schedule':
     case 'schedules':
       if (rest.length === 0) return { kind: 'schedule' };

@@ -140,7 +140,9 @@ function busyAnswer(view: { blocks?: ReadonlyArray<{ type?: string; block_id?: s
   return first ? { errors: { [first]: 'pivotbot is busy; press the button again in a moment.' } } : {};
 }
 
-const REPORT_ACTION = new RegExp(`^(${ACTION_IDS.rerun}|${ACTION_IDS.csv}|${RANGE_ACTION_PATTERN.source.slice(1)}.+)$`);
+const REPORT_ACTION = new RegExp(
+  `^(${ACTION_IDS.rerun}|${ACTION_IDS.csv}|${ACTION_IDS.explain}|${RANGE_ACTION_PATTERN.source.slice(1)}.+)$`,
+);
 
 /**
  * Starts Bolt over HTTP (`POST /slack/events`, `GET /healthz`) or Socket Mode, with listeners that

@@ -4,6 +4,7 @@
  * answer to `/pivot why` and the Explain button). An explanation that is not sure says so: a
  * diffuse change names no driver, a partial one says how much it explored.
  */
+import type { ReportView } from '../../view/index.js';
 import type { FormatUnit } from '../format.js';
 import { formatValue } from '../format.js';
 import { fitMessage } from '../slackLimits.js';
@@ -181,4 +182,51 @@ export function explanationMessage(input: ExplanationMessageInput): SlackMessage
   );
   const text = `Why it moved: ${input.title}. ${input.metrics.map((m) => becauseLine(m)).join(' ')}`;
   return fitMessage({ text, blocks }).message;
+}
+
+/**
+ * The contribution chart of one explained KPI as a view the chart renderer draws: one bar per
+ * driver, its signed contribution to the change (bars below zero pulled the KPI down).
+ *
+ * @example const png = await charts.renderView(explanationChartView(metric, { title: 'Daily KPIs', timezone: 'UTC' }));
+ */
+export function explanationChartView(
+  metric: ExplainedMetric,
+  context: { title: string; timezone: string; reportId?: string; generatedAt?: string },
+): ReportView {
+  const drivers = metric.explanation.drivers.slice(0, RANKING_DRIVERS);
+  const rows = drivers.map((d) => ({ segment: segmentText(d.where, metric.labelOf), contribution: d.contribution }));
+  const title = `${metric.label}: contribution to the change`;
+  return {
+    reportId: `${context.reportId ?? 'explain'}-why`,
+    title,
+    range: { from: '', to: '', label: title, timezone: context.timezone },
+    columns: [
+      {
+        key: 'segment',
+        name: 'segment',
+        kind: 'dimension',
+        args: {},
+        label: 'Segment',
+        unit: 'text',
+        polarity: 'neutral',
+      },
+      {
+        key: 'contribution',
+        name: 'contribution',
+        kind: 'metric',
+        args: {},
+        label: `Contribution to ${metric.label}`,
+        unit: metric.unit,
+        polarity: 'neutral',
+      },
+    ],
+    rows,
+    totalRowCount: rows.length,
+    headline: [],
+    chart: { kind: 'bar', x: 'segment', series: ['contribution'], title },
+    mode: 'sync',
+    warnings: [],
+    generatedAt: context.generatedAt ?? new Date(0).toISOString(),
+  };
 }

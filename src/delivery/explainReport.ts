@@ -1,0 +1,160 @@
+/**
+ * Explanations where the bot reports a change: the KPIs of a report (a digest's headline, an
+ * ad-hoc query's metrics) explained against the report's comparison period through the Reporting
+ * Service, one explanation per KPI under the query budget.
+ */
+import type { Logger } from '../core/index.js';
+import {
+  createReportingSource,
+  DEFAULT_REPORTING_DIMENSIONS,
+  type Explanation,
+  explain,
+  explainKind,
+  type MetricParts,
+  metricParts,
+  type SharedPivotArguments,
+} from '../explain/index.js';
+import type { ExplainedMetric } from '../render/index.js';
+import type { PivotRequest, ReportingClient } from '../reporting/index.js';
+import {
+  compileReport,
+  describeColumn,
+  humanize,
+  type RangeSpec,
+  type ReportDefinition,
+  resolveKey,
+} from '../reports/index.js';
+
+/** Headline KPIs that moved less than this (relative) get no explanation by default. */
+export const DEFAULT_EXPLAIN_THRESHOLD = 0.1;
+
+export interface ExplainDeps {
+  client: ReportingClient;
+  logger: Logger;
+  defaultTimeZone: string;
+  signal?: AbortSignal;
+}
+
+export interface ExplainTarget {
+  report: { id: string; definition: ReportDefinition };
+  /** The instant the report's ranges are relative to (a slot); default now. */
+  asOf: Date;
+  range?: RangeSpec;
+  /** Output keys of the metrics to explain; default every metric of the query. */
+  metrics?: readonly string[];
+  /** Dimensions left out of the candidates (an alert's entity: one value each). */
+  exclude?: readonly string[];
+}
+
+export interface ExplainedReport {
+  /** `Yesterday (Tue 24 Nov 2026) vs same day last week`. */
+  periods: string;
+  timezone: string;
+  metrics: ExplainedMetric[];
+  /** Metrics that could not be explained, each with the reason in the user's words. */
+  skipped: Array<{ label: string; reason: string }>;
+}
+
+/** The pivot arguments besides range, filter and fields that every group-by keeps (channel, cohorts, quality). */
+function sharedArguments(request: PivotRequest): SharedPivotArguments {
+  return {
+    ...(request.campaignChannel !== undefined ? { campaignChannel: request.campaignChannel } : {}),
+    ...(request.appendCtvData !== undefined ? { appendCtvData: request.appendCtvData } : {}),
+    ...(request.qualityType !== undefined ? { qualityType: request.qualityType } : {}),
+    ...(request.cohortType !== undefined ? { cohortType: request.cohortType } : {}),
+    ...(request.cohortWindow !== undefined ? { cohortWindow: request.cohortWindow } : {}),
+  };
+}
+
+/** A report's `present.explain`, defaults applied; `enabled: false` when the report turned it off. */
+export function explainSettings(definition: ReportDefinition): {
+  enabled: boolean;
+  threshold: number;
+  dimensions?: readonly string[];
+  budget?: number;
+} {
+  const written = definition.present.explain;
+  if (written === false) return { enabled: false, threshold: DEFAULT_EXPLAIN_THRESHOLD };
+  return {
+    enabled: true,
+    threshold: written?.threshold ?? DEFAULT_EXPLAIN_THRESHOLD,
+    ...(written?.dimensions ? { dimensions: written.dimensions } : {}),
+    ...(written?.budget !== undefined ? { budget: written.budget } : {}),
+  };
+}
+
+/** `countryCode` → `Country code`: a dimension's name as the thread shows it. */
+export function dimensionLabel(dimension: string): string {
+  return humanize(dimension);
+}
+
+/**
+ * Explains each chosen metric of a report between its range and its comparison period (the
+ * previous period when the report compares with none). Metrics that cannot be split into
+ * segments (unique counts, percentiles) are skipped with the reason.
+ *
+ * @example const why = await explainReport({ report, asOf: slot, metrics: ['installs'] }, deps);
+ */
+export async function explainReport(target: ExplainTarget, deps: ExplainDeps): Promise<ExplainedReport> {
+  const definition: ReportDefinition =
+    target.report.definition.present.compare === 'none'
+      ? { ...target.report.definition, present: { ...target.report.definition.present, compare: 'previous_period' } }
+      : target.report.definition;
+  const compiled = compileReport(definition, {
+    now: target.asOf,
+    defaultTimeZone: deps.defaultTimeZone,
+    ...(target.range !== undefined ? { range: target.range } : {}),
+  });
+  const request = compiled.request;
+  const comparison = compiled.comparison;
+  const out: ExplainedReport = {
+    periods: `${compiled.range.label} vs ${comparison ? comparison.range.label : 'nothing'}`,
+    timezone: compiled.timezone,
+    metrics: [],
+    skipped: [],
+  };
+  if (!request || !comparison) return out;
+  const keys = request.metrics.map((m) => m.alias ?? m.name);
+  const wanted = target.metrics ?? keys;
+  const settings = explainSettings(definition);
+  const candidates = settings.dimensions;
+  for (const key of wanted) {
+    const selection = request.metrics[keys.indexOf(resolveKey(key, keys) ?? key)];
+    if (!selection) continue;
+    const column = describeColumn({ key, name: selection.name, kind: 'metric', args: selection.args ?? {} });
+    let parts: MetricParts;
+    try {
+      parts = metricParts(selection);
+    } catch (error) {
+      out.skipped.push({ label: column.label, reason: (error as Error).message });
+      continue;
+    }
+    const source = createReportingSource({
+      client: deps.client,
+      parts,
+      current: { from: request.from, to: request.to },
+      baseline: { from: comparison.request.from, to: comparison.request.to },
+      ...(request.filter ? { baseFilter: request.filter } : {}),
+      timezone: compiled.timezone,
+      now: () => target.asOf,
+      pivot: sharedArguments(request),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+    const dimensions = (candidates ?? DEFAULT_REPORTING_DIMENSIONS).filter((d) => !target.exclude?.includes(d));
+    const explanation: Explanation = await explain(
+      {
+        ...explainKind(parts),
+        metric: key,
+        dimensions,
+        ...(settings.budget !== undefined ? { budget: settings.budget } : {}),
+      },
+      source,
+    );
+    deps.logger.debug(
+      { report: target.report.id, metric: key, queries: explanation.queries, diffuse: explanation.diffuse },
+      'explained',
+    );
+    out.metrics.push({ label: column.label, unit: column.unit, explanation, labelOf: dimensionLabel });
+  }
+  return out;
+}
