@@ -12,9 +12,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { eventually } from '../../support/eventually.js';
 import { spendWatchReport, writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
-import { eventually } from '../../support/eventually.js';
 import { runUntilFailpoint, type StartBot, spawnBot } from '../../support/spawnBot.js';
 
 const CHANNEL = 'C0GENERAL1';
@@ -25,7 +25,13 @@ const report = (above: number) => spendWatchReport({ channel: CHANNEL, above });
 const CRASHES = ['alert-after-evaluation-stored', 'alert-after-parent-post', 'alert-after-parent-post'] as const;
 
 interface StoredIncidents {
-  incidents: Array<{ entityKey: string; state: string; threadTs?: string; owedReplies?: unknown[]; owedEdit?: boolean }>;
+  incidents: Array<{
+    entityKey: string;
+    state: string;
+    threadTs?: string;
+    owedReplies?: unknown[];
+    owedEdit?: boolean;
+  }>;
 }
 
 describe('alert parents across SIGKILLs', () => {

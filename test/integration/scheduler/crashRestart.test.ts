@@ -11,9 +11,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { eventually } from '../../support/eventually.js';
 import { secondsReport, writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
-import { eventually } from '../../support/eventually.js';
 import { runAndKillAtRandom, runUntilFailpoint, type StartBot, spawnBot } from '../../support/spawnBot.js';
 
 const CHANNEL = 'C0GENERAL1';
@@ -69,7 +69,8 @@ describe('scheduled digests across SIGKILLs', () => {
       else if (await runUntilFailpoint(start, point)) hits[point]++;
     }
     // Every named point was reached and crashed at, every time it was asked for.
-    for (const point of POINTS.filter((p) => p !== 'random')) expect(hits[point]).toBe(Math.ceil((KILLS - POINTS.indexOf(point)) / POINTS.length));
+    for (const point of POINTS.filter((p) => p !== 'random'))
+      expect(hits[point]).toBe(Math.ceil((KILLS - POINTS.indexOf(point)) / POINTS.length));
 
     // A last run that is let finish: it catches up what the crashes left (a lane runs its slots in
     // order, so a slot after its start recorded as delivered means every earlier one is settled),

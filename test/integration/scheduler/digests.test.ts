@@ -7,9 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN, BotHarness } from '../../support/botHarness.js';
+import { eventually } from '../../support/eventually.js';
 import { failNextThreadUpload, secondsReport, writeReports } from '../../support/scheduledReports.js';
 import type { StoredMessage } from '../../support/slackTestServer.js';
-import { eventually } from '../../support/eventually.js';
 
 const CHANNEL = 'C0GENERAL1';
 const CSV_CHANNEL = 'C0MARKET01';
