@@ -13,13 +13,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { clientFor } from '../../src/cli/openReporting.js';
 import { silentLogger } from '../../src/core/index.js';
 import { compileQuery, parseQuery } from '../../src/query/index.js';
 import { collectPivotProblems } from '../../src/reporting/index.js';
 import { loadReports, parseReportText, runReport } from '../../src/reports/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import fc from 'fast-check';
 import { randomQueryText } from '../../test/support/queryFuzz.js';
 import { fmt, median } from '../support/stats.js';
 

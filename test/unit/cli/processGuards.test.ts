@@ -1,6 +1,6 @@
-import { jest } from '@jest/globals';
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
+import { jest } from '@jest/globals';
 import { installProcessGuards, UNCAUGHT_EXIT_CODE } from '../../../src/cli/processGuards.js';
 import { createLogger, PivotbotError } from '../../../src/core/index.js';
 
