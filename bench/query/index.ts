@@ -63,7 +63,7 @@ function throughput(fn: () => void, ms = 2000): number {
  * are timed again alone, best of three (a pause of the machine lands on one run; an input that
  * really is slow, backtracking, is slow every time). Returns the slowest of those.
  */
-function slowestRandomInput(now: Date): { text: string; ms: number } {
+export function slowestRandomInput(now: Date): { text: string; ms: number } {
   const timed = (text: string) => {
     const started = performance.now();
     try {
