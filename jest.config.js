@@ -1,6 +1,12 @@
-/** Jest runs TypeScript through @swc/jest (transpile only); `npm run typecheck` is the type gate. */
+/**
+ * Jest runs TypeScript through @swc/jest (transpile only); `npm run typecheck` is the type gate.
+ * `ignoreDynamic` keeps `import()` native where jest loads a file as CommonJS (the global setup).
+ */
 const transform = {
-  '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
+  '^.+\\.ts$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6', ignoreDynamic: true } },
+  ],
 };
 const common = {
   testEnvironment: 'node',
@@ -13,6 +19,9 @@ const common = {
 export default {
   // Integration tests start real servers; a project-level testTimeout is ignored by jest, so it is global.
   testTimeout: 60_000,
+  // One embedded PostgreSQL for the run, started when a file first asks for one (fresh databases per file).
+  globalSetup: '<rootDir>/test/support/sharedPostgres.ts',
+  globalTeardown: '<rootDir>/test/support/sharedPostgresTeardown.ts',
   // Most integration time is spent waiting on real servers and schedules, not on the CPU: two
   // workers on the 2-core machines (jest's default would be one) halve the wall time.
   maxWorkers: 2,

@@ -20,5 +20,6 @@ export {
   toError,
   UserInputError,
 } from './errors.js';
+export { failpoint } from './failpoint.js';
 export { createLogger, type Logger, type LoggerOptions, scrubSecrets, silentLogger } from './logger.js';
 export { CancelledError, sleep, untilAborted } from './sleep.js';

@@ -34,12 +34,19 @@ export type ChartReply =
 export interface ChartProcessRendererOptions {
   /** A render that takes longer fails, and the process is replaced (default 30 s). */
   timeoutMs?: number;
+  /** Calls `fn` after `ms` and returns what cancels it (default: `setTimeout`); tests decide when a render times out. */
+  setTimer?: (fn: () => void, ms: number) => () => void;
+}
+
+function defaultSetTimer(fn: () => void, ms: number): () => void {
+  const timer = setTimeout(fn, ms);
+  return () => clearTimeout(timer);
 }
 
 interface Pending {
   resolve: (chart: RenderedChart | null) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
+  cancelTimer: () => void;
 }
 
 /**
@@ -59,6 +66,7 @@ export function defaultChartProcessEntry(): URL | undefined {
 export class ChartProcessRenderer implements ViewChartRenderer {
   readonly #entry: URL;
   readonly #timeoutMs: number;
+  readonly #setTimer: (fn: () => void, ms: number) => () => void;
   readonly #pending = new Map<number, Pending>();
   #child: ChildProcess | undefined;
   /** Requests wait here until the current process says it is listening. */
@@ -71,6 +79,7 @@ export class ChartProcessRenderer implements ViewChartRenderer {
   constructor(entry: URL, options: ChartProcessRendererOptions = {}) {
     this.#entry = entry;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#setTimer = options.setTimer ?? defaultSetTimer;
   }
 
   /** How many renders are waiting for the process. */
@@ -94,13 +103,13 @@ export class ChartProcessRenderer implements ViewChartRenderer {
     const child = this.#process();
     const id = ++this.#nextId;
     return new Promise<RenderedChart | null>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const cancelTimer = this.#setTimer(() => {
         this.#pending.delete(id);
         reject(new Error(`the chart process did not answer within ${this.#timeoutMs} ms`));
         // A process stuck on one chart is stuck for all the others: replace it.
         this.#replace(child, new Error('the chart process was replaced after a render timed out'));
       }, this.#timeoutMs);
-      this.#pending.set(id, { resolve, reject, timer });
+      this.#pending.set(id, { resolve, reject, cancelTimer });
       this.#send(child, { id, view, kind });
     });
   }
@@ -135,7 +144,7 @@ export class ChartProcessRenderer implements ViewChartRenderer {
       const pending = this.#pending.get(reply.id);
       if (!pending) return;
       this.#pending.delete(reply.id);
-      clearTimeout(pending.timer);
+      pending.cancelTimer();
       if ('error' in reply) pending.reject(new Error(`chart rendering failed: ${reply.error}`));
       else if (reply.chart === null) pending.resolve(null);
       else pending.resolve({ data: Buffer.from(reply.chart.png), alt: reply.chart.alt });
@@ -165,7 +174,7 @@ export class ChartProcessRenderer implements ViewChartRenderer {
     this.#ready = false;
     this.#waiting = [];
     for (const [id, pending] of this.#pending) {
-      clearTimeout(pending.timer);
+      pending.cancelTimer();
       pending.reject(reason);
       this.#pending.delete(id);
     }

@@ -13,6 +13,7 @@ import {
   replySent,
   ruleMetricKey,
 } from '../alerts/index.js';
+import { failpoint } from '../core/index.js';
 import type { SlackMessage } from '../render/index.js';
 import {
   ALERT_EVENT_TYPE,
@@ -200,8 +201,9 @@ export async function ensureParents(
       } else {
         posted = await deps.slack.post(channel, unavailable ? withChartUnavailable(message) : message, postOptions);
       }
-      // The crash test kills the bot on this line: posted, not yet recorded.
       deps.logger.debug({ ...where, ts: posted.ts }, 'alert parent posted');
+      // The crash test stops the bot here: posted, not yet recorded.
+      failpoint('alert-after-parent-post');
       found = posted;
     }
     const stored = deps.store.incidents.get(current.id) ?? current;
@@ -411,8 +413,9 @@ export async function deliverOwed(
             metadata: replyMetadata(input, current, reply),
             ...(threads.signal ? { signal: threads.signal } : {}),
           });
-          // The crash test kills the bot on this line: posted, not yet recorded.
           deps.logger.debug({ ...where, kind: reply.kind }, 'alert reply posted');
+          // The crash test stops the bot here: posted, not yet recorded.
+          failpoint('alert-after-reply-post');
           out.replies++;
         }
       } catch (error) {

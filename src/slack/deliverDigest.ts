@@ -4,7 +4,7 @@
  * whether an earlier attempt already posted it. Also the failure notice once a slot's attempts
  * are spent.
  */
-import { describeFailure, UserInputError } from '../core/index.js';
+import { describeFailure, failpoint, UserInputError } from '../core/index.js';
 import { digestFailureMessage, lateNote } from '../render/index.js';
 import { findReport, type LoadedReports } from '../reports/index.js';
 import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
@@ -74,6 +74,8 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
   const { spec, slot } = run;
   const where = { report: spec.report, channel: spec.channel, slot: slot.toISOString(), attempt: run.attempt };
   deps.logger.debug(where, 'digest slot claimed');
+  // The crash test stops the bot at these points of a delivery: claimed, and delivered (not recorded).
+  failpoint('digest-after-claim');
   if (run.attempt > 1) {
     const history = await slack.history(spec.channel, {
       // From a minute before the slot: Slack stamps the post with its own clock, which may be
@@ -139,6 +141,7 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
     { ...deps, signal: run.signal },
   );
   deps.logger.debug({ ...where, ts: delivered.messageTs }, 'digest delivered');
+  failpoint('digest-after-delivery');
   return { messageTs: delivered.messageTs };
 }
 

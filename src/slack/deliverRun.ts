@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { type Logger, userMessageOf } from '../core/index.js';
+import { failpoint, type Logger, userMessageOf } from '../core/index.js';
 import {
   becauseLines,
   type ExplainedReport,
@@ -376,6 +376,8 @@ export async function postView(
     posted = await deps.slack.post(place.channel, build(), postOptions);
   }
   deps.logger.debug({ channel: posted.channel, ts: posted.ts, report: view.reportId }, 'result message posted');
+  // The crash test stops the bot here: the message is out, its thread's files are not.
+  failpoint('result-after-post');
   // Uploads need the channel's id; a channel given as #name was resolved by the post.
   await postThreadFiles(
     view,

@@ -14,7 +14,7 @@ import {
   runRuleEvaluation,
   TREND_DAYS,
 } from '../alerts/index.js';
-import { toError, UserInputError } from '../core/index.js';
+import { failpoint, toError, UserInputError } from '../core/index.js';
 import { findReport, type LoadedReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
 import type { AlertIncident } from '../store/index.js';
@@ -87,6 +87,8 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
       transitions = result.evaluation.transitions;
       outcome.transitions = transitions.length;
       deps.logger.debug({ ...where, transitions: transitions.length }, 'alert evaluation stored');
+      // The crash test stops the bot here: stored with its outbox, nothing posted yet.
+      failpoint('alert-after-evaluation-stored');
       for (const t of transitions) {
         if (t.kind !== 'open') continue;
         if (t.condition.kind === 'anomaly') {

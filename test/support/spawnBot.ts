@@ -1,6 +1,6 @@
 /**
  * `pivotbot start` as its own process (the build `npm test` makes first), logging at debug level
- * on stdout, for tests that kill it at chosen points of its work.
+ * on stdout, for tests that crash it at chosen points of its work.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -47,29 +47,37 @@ export function spawnBot(options: {
   return { child, lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }), exited };
 }
 
+/** A bot started with (or without) extra environment, as `runUntilFailpoint` starts it. */
+export type StartBot = (env?: Record<string, string>) => SpawnedBot;
+
 /**
- * Runs a bot until it logs the message `point` (a pino `msg`), then SIGKILLs it; `random` kills it
- * at a random moment instead. Resolves to whether the point was reached.
+ * Runs a bot with `PIVOTBOT_FAILPOINT=<point>:exit`, which makes it exit (code 137) at that point of
+ * its work (see `src/core/failpoint.ts`), and waits for it to exit. Resolves to whether it stopped
+ * there; a bot that has not reached the point within `boundMs` (generous: a busy machine is slow,
+ * not wrong) is SIGKILLed and counts as not.
  */
-export async function runUntilLogged(start: () => SpawnedBot, point: string, deadlineMs: number): Promise<boolean> {
-  const bot = start();
-  const timer = setTimeout(
-    () => bot.child.kill('SIGKILL'),
-    point === 'random' ? 300 + Math.random() * 1_700 : deadlineMs,
-  );
-  let hit = false;
+export async function runUntilFailpoint(start: StartBot, point: string, boundMs = 60_000): Promise<boolean> {
+  const bot = start({ PIVOTBOT_FAILPOINT: `${point}:exit` });
+  bot.child.stdout?.resume();
+  const code = new Promise<number | null>((resolve) => bot.child.once('exit', (exitCode) => resolve(exitCode)));
+  const timer = setTimeout(() => bot.child.kill('SIGKILL'), boundMs);
   try {
-    for await (const line of bot.lines) {
-      if (point !== 'random' && line.includes(`"msg":"${point}"`)) {
-        bot.child.kill('SIGKILL');
-        hit = true;
-        break;
-      }
-    }
+    return (await code) === 137;
   } finally {
     clearTimeout(timer);
     bot.child.kill('SIGKILL');
     await bot.exited;
   }
-  return hit;
+}
+
+/** Runs a bot and SIGKILLs it at a random moment in its first two seconds. */
+export async function runAndKillAtRandom(start: StartBot): Promise<void> {
+  const bot = start();
+  bot.child.stdout?.resume();
+  const timer = setTimeout(() => bot.child.kill('SIGKILL'), 300 + Math.random() * 1_700);
+  try {
+    await bot.exited;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { ChartProcessRenderer, ChartRenderer } from '../../../src/render/index.js';
 import type { ReportView } from '../../../src/view/index.js';
+import { eventually } from '../../support/eventually.js';
 import { shareView, stackedView, timeSeriesView, topNView } from '../../support/renderFixtures.js';
 
 /** The share of pixels whose colour differs by more than a few shades (1 for different sizes). */
@@ -105,21 +106,36 @@ describe('a chart process that dies or hangs', () => {
   let dir = '';
   let faulty: ChartProcessRenderer;
   const view = (reportId: string): ReportView => ({ ...timeSeriesView(), reportId });
+  /** The renders' timeouts, in the order they were armed: the test fires one when it decides (no clock races a busy machine). */
+  const timers: Array<{ fire: () => void; ms: number; cancelled: boolean }> = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pivotbot-charts-'));
     // The real entry, then a listener that exits or spins forever on two report ids (it runs
-    // right after the real one has started drawing).
+    // right after the real one has started drawing; spinning, it leaves a file saying so).
     const entry = join(dir, 'faultyChartProcess.mjs');
     await writeFile(
       entry,
-      `await import(${JSON.stringify(ENTRY.href)});
+      `import { writeFileSync } from 'node:fs';
+       await import(${JSON.stringify(ENTRY.href)});
        process.on('message', (m) => {
          if (m.view?.reportId === '__crash__') process.exit(3);
-         if (m.view?.reportId === '__hang__') for (;;) {}
+         if (m.view?.reportId === '__hang__') {
+           writeFileSync(${JSON.stringify(join(dir, 'hanging'))}, '');
+           for (;;) {}
+         }
        });`,
     );
-    faulty = new ChartProcessRenderer(pathToFileURL(entry), { timeoutMs: 1_000 });
+    faulty = new ChartProcessRenderer(pathToFileURL(entry), {
+      timeoutMs: 1_000,
+      setTimer: (fire, ms) => {
+        const timer = { fire, ms, cancelled: false };
+        timers.push(timer);
+        return () => {
+          timer.cancelled = true;
+        };
+      },
+    });
   });
   afterAll(async () => {
     await faulty.close();
@@ -136,11 +152,19 @@ describe('a chart process that dies or hangs', () => {
   });
 
   it('times out a render that hangs, replaces the process, and fails what was queued behind it', async () => {
+    const armed = timers.length;
     const hung = faulty.renderView(view('__hang__'));
     const queued = faulty.renderView(view('queued'));
+    // The process is stuck on the hung render: then its timeout is spent.
+    await eventually('the chart process spinning on the hung render', () => existsSync(join(dir, 'hanging')));
+    const timeout = timers[armed];
+    expect(timeout).toMatchObject({ ms: 1_000, cancelled: false });
+    timeout?.fire();
     await expect(hung).rejects.toThrow('did not answer within 1000 ms');
     await expect(queued).rejects.toThrow('replaced');
     const next = await faulty.renderView(view('after-hang'));
     expect(next?.data.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    // A render answered (or failed otherwise) cancels its timeout; only the one fired was spent.
+    expect(timers.filter((t) => !t.cancelled)).toEqual([timeout]);
   });
 });

@@ -7,15 +7,14 @@ describe('sleep', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
   });
 
-  it('rejects promptly with CancelledError when its signal aborts during the wait', async () => {
+  it('rejects with CancelledError when its signal aborts during the wait, not when the wait ends', async () => {
     const controller = new AbortController();
-    const started = Date.now();
-    const waiting = sleep(60_000, controller.signal, 'polling job 7');
+    // Ten times the test's own timeout: only the abort can end it.
+    const waiting = sleep(600_000, controller.signal, 'polling job 7');
     setTimeout(() => controller.abort(), 20);
     const error = await waiting.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CancelledError);
     expect(error).toMatchObject({ code: 'CANCELLED', message: 'polling job 7 cancelled', retryable: true });
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('rejects at once when the signal has already aborted', async () => {
