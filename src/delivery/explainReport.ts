@@ -55,6 +55,13 @@ export interface ExplainedReport {
   skipped: Array<{ label: string; reason: string }>;
 }
 
+/** Whether an explained change is at least `threshold` (a fraction) of its baseline; any change from a zero baseline counts. */
+export function movedPast(explanation: Pick<Explanation, 'change' | 'baseline'>, threshold: number): boolean {
+  if (explanation.change === 0) return false;
+  if (explanation.baseline === 0) return true;
+  return Math.abs(explanation.change / explanation.baseline) >= threshold;
+}
+
 /** The pivot arguments besides range, filter and fields that every group-by keeps (channel, cohorts, quality). */
 function sharedArguments(request: PivotRequest): SharedPivotArguments {
   return {

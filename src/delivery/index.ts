@@ -9,5 +9,6 @@ export {
   type ExplainTarget,
   explainReport,
   explainSettings,
+  movedPast,
 } from './explainReport.js';
 export { becauseLines, type PostExplanationDeps, postExplanation } from './postExplanation.js';
