@@ -23,10 +23,18 @@ export const SUCCINCT_MARGIN = 0.1;
 export const ONE_DRIVER_SHARE = 0.35;
 /** …or the top three standing-out drivers together explain this share. */
 export const TOP_THREE_SHARE = 0.6;
+/** Per dimension, how many of the strongest segments are tested for standing out. */
+export const TESTED_PER_DIMENSION = 10;
 
 interface Candidate {
   readonly segment: Segment;
-  /** Whether it stood out among its dimension's values (see standsOut), or its drilled combination among its parent's. */
+  /** Whether it stands out among the other values of its dimension's scan (see standsOut). */
+  readonly standsOut: boolean;
+}
+
+interface Chosen {
+  readonly segment: Segment;
+  /** Whether it stood out among its dimension's values, or its drilled combination among its parent's. */
   readonly standsOut: boolean;
 }
 
@@ -107,22 +115,29 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
   const directed = (s: Segment) => sign * s.contribution;
 
   // First scans measured: candidates from every dimension with more than one value.
-  const measured = new Map<string, readonly Segment[]>();
   const candidates: Candidate[] = [];
   const concentration = new Map<string, number>();
   for (const [dimension, rows] of scans) {
     const segments = rows.map((row) => measureSegment(whole, row.where, row));
-    measured.set(dimension, segments);
     if (segments.length < 2) continue;
-    concentration.set(dimension, Math.max(...segments.map((s) => directed(s) / Math.abs(whole.change))));
-    for (const segment of segments) {
-      if (sign * segment.power <= 0 || segment.volume < minVolume) continue;
-      candidates.push({ segment, standsOut: standsOut(whole, segment, segments) });
-    }
+    concentration.set(
+      dimension,
+      segments.reduce((best, s) => Math.max(best, directed(s) / Math.abs(whole.change)), Number.NEGATIVE_INFINITY),
+    );
+    const strongest = segments
+      .filter((s) => sign * s.power > 0 && s.volume >= minVolume)
+      .sort((a, b) => sign * (b.power - a.power) || compareKeys(whereKey(a.where), whereKey(b.where)));
+    // Only the strongest few of a dimension are tested for standing out; each test costs a sort.
+    strongest.forEach((segment, i) => {
+      candidates.push({ segment, standsOut: i < TESTED_PER_DIMENSION && standsOut(whole, segment, segments) });
+    });
   }
+  // Segments that stand out are drilled and kept first; the others can only be the largest pieces.
   candidates.sort(
     (a, b) =>
-      sign * (b.segment.power - a.segment.power) || compareKeys(whereKey(a.segment.where), whereKey(b.segment.where)),
+      Number(b.standsOut) - Number(a.standsOut) ||
+      sign * (b.segment.power - a.segment.power) ||
+      compareKeys(whereKey(a.segment.where), whereKey(b.segment.where)),
   );
 
   /** Replaces a segment by a combination that explains most of it, one dimension deeper at a time. */
@@ -150,7 +165,7 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
     return segment;
   };
 
-  const chosen: Candidate[] = [];
+  const chosen: Chosen[] = [];
   for (const candidate of candidates) {
     if (chosen.length >= MAX_DRIVERS) break;
     if (chosen.some((c) => overlaps(c.segment.where, candidate.segment.where))) continue;

@@ -119,6 +119,30 @@ describe('explain: planted causes in a synthetic leaf table', () => {
     expect(why.queries).toBeLessThanOrEqual(24);
   });
 
+  it('keeps a campaign that stands out before a larger country that merely drifted', async () => {
+    const campaigns = Array.from({ length: 200 }, (_, i) => `camp${i}`);
+    const countries = Array.from({ length: 10 }, (_, i) => `C${i}`);
+    const table = syntheticLeaves({
+      dimensions: { countryCode: countries, campaign: campaigns },
+      kind: 'additive',
+      seed: 3,
+      noise: 0.01,
+      plants: [
+        { where: { countryCode: 'C1' }, factor: 0.92 },
+        { where: { campaign: 'camp77' }, factor: 0.8 },
+      ],
+    });
+    const source = leafCsvSource(table);
+    const change = async (where: Record<string, string>) => {
+      const [row] = await source.groups({ dimensions: [], filter: where });
+      return (row?.current.num ?? 0) - (row?.baseline.num ?? 0);
+    };
+    // The drifting country moved the total more than the campaign did.
+    expect(await change({ countryCode: 'C1' })).toBeLessThan(await change({ campaign: 'camp77' }));
+    const why = await explain({ metric: 'installs', kind: 'additive' }, source);
+    expect(why.drivers[0]?.where).toEqual({ campaign: 'camp77' });
+  });
+
   it('finds a plant on installs in a CPI table as rate within iOS', async () => {
     const table = syntheticLeaves({
       dimensions: dims,

@@ -71,7 +71,12 @@ describe('explain: properties', () => {
           const frame = frameOf('ratio', scale, rows);
           fc.pre(frame.d0 > 0 && frame.d1 > 0);
           const segments = rows.map((row) => measureSegment(frame, row.where, row));
-          const size = Math.max(Math.abs(frame.baseline), Math.abs(frame.current));
+          // Floating-point precision is relative to the largest terms summed, not only to the result.
+          const size = Math.max(
+            Math.abs(frame.baseline),
+            Math.abs(frame.current),
+            ...segments.map((x) => Math.abs(x.mix ?? 0) + Math.abs(x.rate ?? 0)),
+          );
           const mix = segments.reduce((s, x) => s + (x.mix ?? Number.NaN), 0);
           const rate = segments.reduce((s, x) => s + (x.rate ?? Number.NaN), 0);
           expect(close(mix + rate, frame.change, size)).toBe(true);
@@ -88,7 +93,11 @@ describe('explain: properties', () => {
         why.drivers.forEach((a, i) => {
           for (const b of why.drivers.slice(i + 1)) expect(overlaps(a.where, b.where)).toBe(false);
           if (table.kind === 'ratio') {
-            const size = Math.max(Math.abs(why.baseline), Math.abs(why.current));
+            const size = Math.max(
+              Math.abs(why.baseline),
+              Math.abs(why.current),
+              Math.abs(a.mix ?? 0) + Math.abs(a.rate ?? 0),
+            );
             expect(close((a.mix ?? 0) + (a.rate ?? 0), a.contribution, size)).toBe(true);
           }
         });
