@@ -119,7 +119,18 @@ function answer(
     words = readFollowUp(reply, glossary);
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
-    return notRead(base, said, `I can't read "${said}" as a follow-up: ${error.message}`, [], options, glossary, false);
+    const reason = /Unexpected character/.test(error.message)
+      ? 'it holds characters the query language does not use.'
+      : error.message;
+    return notRead(
+      base,
+      said,
+      `I can't read "${said}" as a follow-up: ${reason}`,
+      [],
+      options,
+      glossary,
+      withSuggestions,
+    );
   }
   const flags = { ...(words.csv ? { csv: true } : {}), ...(words.chart ? { chart: true } : {}) };
   if (words.words.length === 0) {
@@ -135,11 +146,24 @@ function answer(
       const edit = readEdit(words.rest, glossary, sortWordOf(q), words.only);
       if (edit.ast.csv) flags.csv = true;
       const insteadOf = words.insteadOf ? fieldOf(words.insteadOf, glossary) : undefined;
-      applyEdit(q, edit, { add: words.add || words.and, addValues: words.add, ...(insteadOf ? { insteadOf } : {}) }, glossary);
+      applyEdit(
+        q,
+        edit,
+        { add: words.add || words.and, addValues: words.add, ...(insteadOf ? { insteadOf } : {}) },
+        glossary,
+      );
     }
     fixSort(q);
     if (q.metrics.length === 0)
-      return notRead(base, said, `"${said}" would leave no metric; a query needs at least one metric.`, [], options, glossary, withSuggestions);
+      return notRead(
+        base,
+        said,
+        `"${said}" would leave no metric; a query needs at least one metric.`,
+        [],
+        options,
+        glossary,
+        withSuggestions,
+      );
     return refined(base, q, said, words.why, options, glossary, flags, withSuggestions);
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
@@ -223,7 +247,11 @@ function special(q: AdhocAst, words: FollowUpWords, glossary: GlossaryIndex): bo
     q.dimensions = [];
     return true;
   }
-  if (text === 'everything' || ((list[0] === 'all' || list[0] === 'every') && ALL_ROWS.has(list.slice(1).join(' ')))) {
+  if (
+    text === 'all' ||
+    text === 'everything' ||
+    ((list[0] === 'all' || list[0] === 'every') && ALL_ROWS.has(list.slice(1).join(' ')))
+  ) {
     delete q.top;
     return true;
   }
@@ -244,7 +272,14 @@ function special(q: AdhocAst, words: FollowUpWords, glossary: GlossaryIndex): bo
     const dim = fieldAstOf(dimensionSpec(fieldFrom(span), glossary));
     const name = dim.name.value;
     const idField = ID_FILTERS[name.toLowerCase()] ?? glossary.lookup(span.text)?.means;
-    clearFilters(q, [name, ...(typeof idField === 'string' ? [idField] : idField?.kind === 'dimension' && idField.idFilter ? [idField.idFilter] : [])]);
+    clearFilters(q, [
+      name,
+      ...(typeof idField === 'string'
+        ? [idField]
+        : idField?.kind === 'dimension' && idField.idFilter
+          ? [idField.idFilter]
+          : []),
+    ]);
     return true;
   }
   return false;
@@ -281,7 +316,8 @@ function fixesOf(reply: string, error: QueryError): string[] {
   const best = Math.min(...given.map((g) => g.d), Number.POSITIVE_INFINITY);
   const keywords = suggest(word, KEYWORDS)
     .map((s) => ({ s, d: editDistance(word.toLowerCase(), s) }))
-    .filter((k) => !error.suggestions.includes(k.s));
+    // A keyword only for a slip of a letter or two: "ltv" is no misspelt "csv".
+    .filter((k) => !error.suggestions.includes(k.s) && k.d <= Math.max(1, Math.floor(word.length / 4)));
   const ordered = [...keywords.filter((k) => k.d < best), ...given, ...keywords.filter((k) => k.d >= best)];
   return ordered.map(({ s }) => `${reply.slice(0, start)}${display(s)}${reply.slice(end)}`.replace(/[\s.!?…]+$/u, ''));
 }
@@ -308,6 +344,13 @@ function notRead(
     return a.kind === 'why' || (a.kind === 'query' && (a.text !== base.text || a.csv === true || a.chart === true));
   };
   const fixed = [...new Set(fixes)].filter(works).slice(0, 3);
-  const suggestions = fixed.length > 0 ? fixed : FOLLOW_UP_EXAMPLES.filter(works);
-  return { kind: 'unknown', message, suggestions };
+  if (fixed.length > 0) return { kind: 'unknown', message, suggestions: fixed };
+  // No nearer word works here: no "Did you mean" of one that does not, but what does.
+  const plain = message
+    .replace(/\s*Did you mean [^?]*\?$/, '')
+    .replace(
+      /(Unexpected|Unknown metric) "([^"]+)"( here)?\.$/,
+      '"$2" is no metric, dimension, filter or range I know.',
+    );
+  return { kind: 'unknown', message: plain, suggestions: FOLLOW_UP_EXAMPLES.filter(works) };
 }

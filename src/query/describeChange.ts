@@ -39,7 +39,10 @@ function listChange(label: string, before: readonly FieldAst[], after: readonly 
   if (dropped.length === 0 && was.every((f, i) => now[i] === f)) return `added ${label}${added.join(', ')}`;
   if (added.length === 0 && now.every((f) => was.includes(f))) return `dropped ${label}${dropped.join(', ')}`;
   const none = label === '' ? 'none' : 'no breakdown';
-  return `${label}${now.join(', ') || none} (was ${was.join(', ') || none})`.replace(/^by no breakdown/, 'no breakdown');
+  return `${label}${now.join(', ') || none} (was ${was.join(', ') || none})`.replace(
+    /^by no breakdown/,
+    'no breakdown',
+  );
 }
 
 function change(label: string, before: string, after: string, none = 'none'): string {

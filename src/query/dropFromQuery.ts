@@ -80,19 +80,28 @@ function dropGroup(q: AdhocAst, group: readonly Word[], rest: string, glossary: 
   const clause = meaningful.find((w) => CLAUSES.some(([set]) => set.has(w.word)));
   if (names.length === 0) {
     const found = CLAUSES.find(([set]) => set.has(clause?.word ?? ''));
-    if (found) return found[1](q);
+    if (found) {
+      found[1](q);
+      return;
+    }
   }
   const first = names[0]?.token;
   const last = names[names.length - 1]?.token;
   if (!first || !last) throw new QueryError('Say what to drop: drop spend, drop country, no comparison.', 0, 1);
   const text = rest.slice(first.start, last.end);
-  const field: FieldAst = { name: { value: text, start: first.start, end: last.end }, args: [], ...first, end: last.end };
+  const field: FieldAst = {
+    name: { value: text, start: first.start, end: last.end },
+    args: [],
+    ...first,
+    end: last.end,
+  };
   // "drop the country filter": the filters on that dimension.
   if (clause && (clause.word === 'filter' || clause.word === 'filters')) {
     const dim = fieldAstOf(dimensionSpec(field, glossary)).name.value;
     const means = glossary.lookup(text)?.means;
     const id = ID_FILTERS[dim.toLowerCase()] ?? (means?.kind === 'dimension' ? means.idFilter : undefined);
-    return clearFilters(q, id ? [dim, id] : [dim]);
+    clearFilters(q, id ? [dim, id] : [dim]);
+    return;
   }
   try {
     const key = keyOf(fieldAstOf(metricSpec(field, glossary)));

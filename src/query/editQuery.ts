@@ -58,7 +58,8 @@ export function applyEdit(q: AdhocAst, edit: Edit, mode: EditMode, glossary: Glo
   if (breakdown.length > 0) {
     const current = q.dimensions.filter((d) => !isTime(d));
     if (mode.add && !edit.ranked) addFields(current, breakdown);
-    else if (!replaceInPlace(current, breakdown, mode.insteadOf)) current.splice(0, current.length, ...dedupe(breakdown));
+    else if (!replaceInPlace(current, breakdown, mode.insteadOf))
+      current.splice(0, current.length, ...dedupe(breakdown));
     q.dimensions = [...current, ...q.dimensions.filter(isTime)];
   }
   if (bucket) q.dimensions = [...q.dimensions.filter((d) => !isTime(d)), bucket];
@@ -152,7 +153,11 @@ function editFilter(q: AdhocAst, cond: ConditionAst, addValues: boolean): void {
     if (inList) pos = pos.filter((v) => !values.includes(v));
     if (pos.length === 0) neg = union(neg, values);
   }
-  q.where = [...others, ...conditionsOfLists(field, pos, neg)];
+  // The field keeps its place among the filters ("US only" on "US and iOS" changes nothing).
+  const at = q.where.findIndex((c) => c.field.value === field);
+  const before = at < 0 ? others : q.where.slice(0, at).filter((c) => c.field.value !== field);
+  const after = at < 0 ? [] : q.where.slice(at).filter((c) => c.field.value !== field);
+  q.where = [...before, ...conditionsOfLists(field, pos, neg), ...after];
 }
 
 /** Takes out every filter on these fields ("all countries"). */
@@ -163,7 +168,8 @@ export function clearFilters(q: AdhocAst, fields: readonly string[]): void {
 function conditionsOfLists(field: string, pos: readonly Scalar[], neg: readonly Scalar[]): ConditionAst[] {
   const at = <T>(value: T): Located<T> => ({ value, ...NO_SPAN });
   const out: ConditionAst[] = [];
-  if (pos.length > 0) out.push({ field: at(field), op: pos.length === 1 ? '=' : 'in', values: pos.map(at), ...NO_SPAN });
+  if (pos.length > 0)
+    out.push({ field: at(field), op: pos.length === 1 ? '=' : 'in', values: pos.map(at), ...NO_SPAN });
   if (neg.length > 0)
     out.push({ field: at(field), op: neg.length === 1 ? '!=' : 'not in', values: neg.map(at), ...NO_SPAN });
   return out;
@@ -188,7 +194,8 @@ function replaceInPlace(into: FieldAst[], fields: readonly FieldAst[], old: Fiel
   const i = old ? into.findIndex((x) => keyOf(x) === keyOf(old)) : -1;
   const [first, ...more] = fields;
   if (i < 0 || !first) return false;
-  into.splice(i, 1, first);
+  if (into.some((x) => keyOf(x) === keyOf(first))) into.splice(i, 1);
+  else into.splice(i, 1, first);
   addFields(into, more);
   return true;
 }

@@ -48,6 +48,7 @@ export function readEdit(rest: string, glossary: GlossaryIndex, sortWord: string
   const whole = isMetricWord(first, glossary) ? tryParse(rest, glossary) : undefined;
   if (whole) return { ast: whole, metrics: whole.metrics, dimensions: whole.dimensions, ranked: false, offset: 0 };
   // "only US": the values filter as after "for"; "only last week" reads without it.
+  // "only us", "same for us": lower-case codes filter after "for" only ("ok" alone is no country).
   const prefixes = only && !RANK_WORDS.has(first) ? [`${PLACEHOLDER}for `, PLACEHOLDER] : [PLACEHOLDER];
   let failure: QueryError | undefined;
   for (const prefix of prefixes) {
@@ -85,7 +86,10 @@ function isMetricWord(word: string, glossary: GlossaryIndex): boolean {
   if (means?.kind === 'missing') return means.what === 'metric';
   if (means?.kind === 'ambiguous') {
     try {
-      metricSpec({ name: { value: means.choices[0]?.name ?? '', start: 0, end: 0 }, args: [], start: 0, end: 0 }, glossary);
+      metricSpec(
+        { name: { value: means.choices[0]?.name ?? '', start: 0, end: 0 }, args: [], start: 0, end: 0 },
+        glossary,
+      );
       return true;
     } catch {
       return false;

@@ -17,7 +17,7 @@ export interface FollowUpWords {
   and: boolean;
   /** "drop", "remove", "without", "no", "excluding": take out. */
   remove: boolean;
-  /** "only", "just": the values that follow filter. */
+  /** "only", "just", "same for", "what about": the values that follow filter ("same for us" is US). */
   only: boolean;
   /** "by source instead of country": the field that the edit replaces. */
   insteadOf?: Span;
@@ -35,8 +35,8 @@ export interface Span {
 
 type Effect = 'none' | 'add' | 'and' | 'remove' | 'why' | 'only';
 const LEADING: ReadonlyArray<readonly [string, Effect]> = [
-  ['what about', 'none'],
-  ['how about', 'none'],
+  ['what about', 'only'],
+  ['how about', 'only'],
   ['what if', 'none'],
   ['can you', 'none'],
   ['could you', 'none'],
@@ -44,8 +44,8 @@ const LEADING: ReadonlyArray<readonly [string, Effect]> = [
   ['give me', 'none'],
   ["let's see", 'none'],
   ['lets see', 'none'],
-  ['same thing for', 'none'],
-  ['same for', 'none'],
+  ['same thing for', 'only'],
+  ['same for', 'only'],
   ['same but', 'none'],
   ['same with', 'none'],
   ['same', 'none'],
@@ -54,6 +54,11 @@ const LEADING: ReadonlyArray<readonly [string, Effect]> = [
   ['now', 'none'],
   ['then', 'none'],
   ['so', 'none'],
+  ['hmm', 'none'],
+  ['hm', 'none'],
+  ['um', 'none'],
+  ['well', 'none'],
+  ['that', 'none'],
   ['but', 'none'],
   ['please', 'none'],
   ['pls', 'none'],
@@ -115,7 +120,26 @@ const WHY_NOISE = new Set(
 const CSV_WORDS = new Set(['csv', 'spreadsheet', 'export', 'download', 'excel']);
 const CHART_WORDS = new Set(['chart', 'graph', 'plot', 'visualize', 'visualise']);
 /** Words that may stand before a csv or chart word and go with it: "send me as a line chart". */
-const FLAG_LEAD = new Set(['as', 'in', 'a', 'an', 'send', 'get', 'me', 'with', 'draw', 'line', 'bar', 'it']);
+const FLAG_LEAD = new Set([
+  'as',
+  'in',
+  'a',
+  'an',
+  'send',
+  'get',
+  'me',
+  'with',
+  'draw',
+  'line',
+  'bar',
+  'it',
+  'show',
+  'that',
+  'this',
+  'make',
+  'into',
+  'turn',
+]);
 const FLAG_TAIL = new Set(['file', 'it', 'please', 'pls', 'too', 'also']);
 
 /**
@@ -157,7 +181,8 @@ export function readFollowUp(reply: string, glossary: GlossaryIndex = defaultGlo
     const tail = tokens.slice(instead + 2).filter((_, k) => kept[instead + 2 + k]);
     const first = tail[0];
     const last = tail[tail.length - 1];
-    if (first && last) out.insteadOf = { start: first.start, end: last.end, text: trimmed.slice(first.start, last.end) };
+    if (first && last)
+      out.insteadOf = { start: first.start, end: last.end, text: trimmed.slice(first.start, last.end) };
     for (let i = instead; i < tokens.length; i++) kept[i] = false;
   }
   const live = () => tokens.map((_, i) => i).filter((i) => kept[i]);
@@ -167,8 +192,7 @@ export function readFollowUp(reply: string, glossary: GlossaryIndex = defaultGlo
     again = false;
     const at = live();
     for (const [words, effect] of LEADING_WORDS) {
-      const need = effect === 'why' ? words.length : words.length + 1;
-      if (at.length >= need && words.every((w, k) => lower[at[k] ?? -1] === w)) {
+      if (at.length >= words.length && words.every((w, k) => lower[at[k] ?? -1] === w)) {
         for (let k = 0; k < words.length; k++) kept[at[k] as number] = false;
         apply(effect);
         again = effect !== 'remove';
