@@ -12,7 +12,7 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
  * written out: "WoW" with no range as `last_7_days … vs last week`, "best 3 … by cpi" as
  * `top 3 by cpi asc` (the metric's direction), "bottom 5" as `top 5 by <first metric> asc`.
  *
- * @example formatQuery(parseQuery('top 5 campaigns by spend')) // 'spend by campaign top 5 by spend desc'
+ * @example formatQuery(parseQuery('top 5 campaigns by spend')) // 'spend by campaigns top 5 by spend desc'
  */
 export function formatQuery(ast: QueryAst, glossary: GlossaryIndex = defaultGlossary()): string {
   if (ast.kind === 'run') return formatRun(ast);
