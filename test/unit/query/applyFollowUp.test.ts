@@ -74,6 +74,13 @@ describe('applyFollowUp', () => {
     if (answer.kind === 'unknown') expect(answer.message).toContain('spend by siteName, city yesterday');
   });
 
+  it('does not sort by a dimension the query does not have, nor drop the last metric', () => {
+    const sort = applyFollowUp('spend by country', 'sort by campaign', options);
+    expect(sort).toMatchObject({ kind: 'unknown' });
+    if (sort.kind === 'unknown') expect(sort.message).toContain('also by campaign');
+    expect(applyFollowUp('spend by country', 'drop spend', options)).toMatchObject({ kind: 'unknown' });
+  });
+
   it('refuses a parent it cannot read, without a guess', () => {
     expect(applyFollowUp('', 'by country', options)).toMatchObject({ kind: 'unknown', suggestions: [] });
   });
@@ -134,5 +141,26 @@ describe('applyFollowUp on any text', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the follow-ups of docs/query-language.md', () => {
+  const doc = readFileSync('docs/query-language.md', 'utf8');
+  const table = /### What a reply can say\n([\s\S]*?)\nThe rules:/.exec(doc)?.[1] ?? '';
+  const replies = table
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((line) => [...(line.split(' | ')[0] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? ''));
+  const parent = 'spend, installs by country, os daily last 7 days for US and BR on iOS top 5 by spend vs last week';
+
+  it('are there', () => {
+    expect(replies.length).toBeGreaterThan(60);
+  });
+
+  const workspace = parseWorkspaceGlossary(readFileSync('reports/glossary.yaml', 'utf8'), 'reports/glossary.yaml');
+  const glossary = defaultGlossary().with(workspace.terms);
+
+  it.each(replies)('%j is read on a parent that has every clause', (reply) => {
+    expect(applyFollowUp(parent, reply, { ...options, glossary }).kind).not.toBe('unknown');
   });
 });
