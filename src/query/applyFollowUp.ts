@@ -5,7 +5,7 @@ import { isCountryName } from './countries.js';
 import { describeChange } from './describeChange.js';
 import { describeUnderstood, rangeText } from './describeUnderstood.js';
 import { removeFromQuery } from './dropFromQuery.js';
-import { applyEdit, clearFilters, fixSort, isTime, rankBy } from './editQuery.js';
+import { applyEdit, clearFilters, fixSort, rankBy } from './editQuery.js';
 import { formatQuery } from './formatQuery.js';
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { ID_FILTERS } from './glossary.js';
@@ -269,17 +269,10 @@ function special(q: AdhocAst, words: FollowUpWords, glossary: GlossaryIndex): bo
     const last = words.words.at(-1)?.token;
     if (!first || !last) return false;
     const span = { start: first.start, end: last.end, text: words.rest.slice(first.start, last.end) };
-    const dim = fieldAstOf(dimensionSpec(fieldFrom(span), glossary));
-    const name = dim.name.value;
-    const idField = ID_FILTERS[name.toLowerCase()] ?? glossary.lookup(span.text)?.means;
-    clearFilters(q, [
-      name,
-      ...(typeof idField === 'string'
-        ? [idField]
-        : idField?.kind === 'dimension' && idField.idFilter
-          ? [idField.idFilter]
-          : []),
-    ]);
+    const name = fieldAstOf(dimensionSpec(fieldFrom(span), glossary)).name.value;
+    const means = glossary.lookup(span.text)?.means;
+    const idField = ID_FILTERS[name.toLowerCase()] ?? (means?.kind === 'dimension' ? means.idFilter : undefined);
+    clearFilters(q, idField ? [name, idField] : [name]);
     return true;
   }
   return false;
@@ -301,8 +294,7 @@ function fieldOf(span: { start: number; end: number; text: string }, glossary: G
     return fieldAstOf(metricSpec(field, glossary));
   } catch (error) {
     if (!(error instanceof QueryError) || !/is not a metric/.test(error.message)) throw error;
-    const dim = fieldAstOf(dimensionSpec(field, glossary));
-    return isTime(dim) ? dim : dim;
+    return fieldAstOf(dimensionSpec(field, glossary));
   }
 }
 
