@@ -156,7 +156,7 @@ function postbacksDefinition(ast: PostbacksAst, text: string): ReportDefinition 
   return { title: titleOf(text), query, present: { compare: 'none' }, mode: 'sync', alerts: [] };
 }
 
-type Spec = { name: string; args?: Record<string, string | number | boolean>; as?: string };
+export type Spec = { name: string; args?: Record<string, string | number | boolean>; as?: string };
 
 /** The sort of the query: a column it outputs, by its name or a glossary word ("cpi"). */
 function sortOf(
@@ -188,7 +188,7 @@ function sortOf(
   return { by: key, order: order.desc === false ? 'asc' : 'desc' };
 }
 
-function metricSpec(field: FieldAst, glossary: GlossaryIndex): Spec {
+export function metricSpec(field: FieldAst, glossary: GlossaryIndex): Spec {
   const term = findMetric(field.name.value) ? undefined : meaningOf(field.name, 'metric', glossary);
   const def = findMetric(term?.name ?? field.name.value);
   if (!def) throw unknownName(field.name, 'metric', glossary);
@@ -218,7 +218,7 @@ function metricSpec(field: FieldAst, glossary: GlossaryIndex): Spec {
   return spec;
 }
 
-function dimensionSpec(field: FieldAst, glossary: GlossaryIndex): Spec {
+export function dimensionSpec(field: FieldAst, glossary: GlossaryIndex): Spec {
   const term = findDimension(field.name.value) ? undefined : meaningOf(field.name, 'dimension', glossary);
   const def = findDimension(term?.name ?? field.name.value);
   if (!def) throw unknownName(field.name, 'dimension', glossary);

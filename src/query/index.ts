@@ -1,13 +1,16 @@
-// The ad-hoc query language of /pivot and `pivotbot query`: tokenize, parse (with the trade's glossary), compile against the catalog, explain errors.
+// The ad-hoc query language of /pivot and `pivotbot query`: tokenize, parse (with the trade's glossary), compile against the catalog, explain errors; follow-ups that edit a query.
+export { applyFollowUp, FOLLOW_UP_EXAMPLES, type FollowUpAnswer } from './applyFollowUp.js';
 export type * from './ast.js';
 export { type CompiledQuery, compileQuery, type QueryOptions, type RunCommand } from './compileQuery.js';
 export { countryCodeOf } from './countries.js';
 export { describeUnderstood, fieldText, rangeText } from './describeUnderstood.js';
+export { formatQuery } from './formatQuery.js';
 export { formatQueryError } from './formatQueryError.js';
 export { defaultGlossary, GlossaryIndex } from './GlossaryIndex.js';
 export { COMPARE_TERMS, GLOSSARY, type GlossaryMeaning, type GlossaryTerm, RANGE_TERMS } from './glossary.js';
 export { CLAUSE_WORDS, parseQuery } from './parseQuery.js';
 export { QueryError } from './QueryError.js';
+export { adhocAstOf, queryTextOf } from './queryOfDefinition.js';
 export { type Token, type TokenKind, tokenize } from './tokenize.js';
 export {
   GLOSSARY_FILE,
