@@ -50,7 +50,7 @@ export interface ExplainedReport {
   /** `Yesterday (Tue 24 Nov 2026) vs same day last week`. */
   periods: string;
   timezone: string;
-  metrics: ExplainedMetric[];
+  metrics: Array<ExplainedMetric & { explanation: Explanation }>;
   /** Metrics that could not be explained, each with the reason in the user's words. */
   skipped: Array<{ label: string; reason: string }>;
 }

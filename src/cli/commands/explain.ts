@@ -1,9 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { loadConfig } from '../../config/index.js';
 import { UserInputError } from '../../core/index.js';
+import { explainReport } from '../../delivery/index.js';
 import { explain, explanationJson, formatExplanation, leafCsvSource, parseLeafTable } from '../../explain/index.js';
+import { compileQuery, formatQueryError, loadWorkspaceGlossary, QueryError } from '../../query/index.js';
 import { parseCsv } from '../../reporting/index.js';
-import type { CliIo } from './io.js';
+import { findReport, loadReports, type RangeSpec, type ReportDefinition } from '../../reports/index.js';
+import { cliLogger, openReporting } from '../openReporting.js';
+import { type CliIo, CommandExit } from './io.js';
 
 interface ExplainFlags {
   leaves?: string;
@@ -40,10 +45,11 @@ export function registerExplain(program: Command, io: CliIo): void {
           'CLI_EXPLAIN_BOTH',
           'pivotbot explain: give either a query or --leaves FILE.csv, not both.',
         );
+      if (flags.leaves === undefined && query !== undefined) return explainQueryCommand(query, flags, io);
       if (flags.leaves === undefined)
         throw new UserInputError(
           'CLI_EXPLAIN_SOURCE',
-          'pivotbot explain: give --leaves FILE.csv (a leaf table to explain).',
+          'pivotbot explain: give a query ("installs yesterday vs same day last week") or --leaves FILE.csv.',
         );
       const budget = wholeNumber('--budget', flags.budget);
       const scale = Number(flags.scale);
@@ -98,4 +104,60 @@ function wholeNumber(flag: string, text: string): number {
       `pivotbot explain: ${flag} "${text}" must be a whole number 1-10000.`,
     );
   return n;
+}
+
+/**
+ * `pivotbot explain "<query>"`: the query's metrics explained through the Reporting Service (the
+ * embedded sandbox without credentials), against the query's comparison or the previous period.
+ * One metric prints one JSON object; several print a list of them.
+ */
+async function explainQueryCommand(text: string, flags: ExplainFlags, io: CliIo): Promise<void> {
+  const config = loadConfig(io.env);
+  const now = new Date();
+  const workspace = await loadWorkspaceGlossary(config.reportsDir);
+  let compiled: ReturnType<typeof compileQuery>;
+  try {
+    compiled = compileQuery(text.replace(/^\s*why\s+/i, ''), {
+      now,
+      defaultTimeZone: config.timezone,
+      glossary: workspace.glossary,
+    });
+  } catch (error) {
+    if (!(error instanceof QueryError)) throw error;
+    io.err(`${formatQueryError(text, error)}\n`);
+    throw new CommandExit(1);
+  }
+  let report: { id: string; definition: ReportDefinition };
+  let range: RangeSpec | undefined;
+  if (compiled.kind === 'run') {
+    const loaded = await loadReports(config.reportsDir, { now, defaultTimeZone: config.timezone });
+    report = findReport(loaded, compiled.report.value);
+    range = compiled.range;
+  } else if (compiled.kind === 'postbacks') {
+    throw new UserInputError('CLI_EXPLAIN_POSTBACKS', 'pivotbot explain: postback distributions cannot be explained.');
+  } else report = { id: 'query', definition: compiled.definition };
+  const budget = wholeNumber('--budget', flags.budget);
+  const definition: ReportDefinition = {
+    ...report.definition,
+    present: { ...report.definition.present, explain: { ...(report.definition.present.explain || {}), budget } },
+  };
+  const logger = cliLogger(config, io);
+  const reporting = await openReporting(config, logger);
+  try {
+    const explained = await explainReport(
+      { report: { id: report.id, definition }, asOf: now, ...(range !== undefined ? { range } : {}) },
+      { client: reporting.client, logger, defaultTimeZone: config.timezone },
+    );
+    for (const skipped of explained.skipped)
+      io.err(`pivotbot explain: ${skipped.label} not explained: ${skipped.reason}\n`);
+    if (explained.metrics.length === 0) throw new CommandExit(1);
+    if (flags.json) {
+      const objects = explained.metrics.map((m) => explanationJson(m.explanation));
+      io.out(`${JSON.stringify(objects.length === 1 ? objects[0] : objects, null, 2)}\n`);
+    } else {
+      io.out(`${explained.periods}\n\n${explained.metrics.map((m) => formatExplanation(m.explanation)).join('\n')}`);
+    }
+  } finally {
+    await reporting.close();
+  }
 }

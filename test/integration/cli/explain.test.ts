@@ -124,6 +124,40 @@ describe('pivotbot explain --leaves', () => {
     const budget = await pivotbot('explain', '--leaves', join(dir, 'bad.csv'), '--budget', '0');
     expect([budget.code, budget.err]).toEqual([1, 'pivotbot explain: --budget "0" must be a whole number 1-10000.\n']);
     const none = await pivotbot('explain');
-    expect([none.code, none.err]).toEqual([1, 'pivotbot explain: give --leaves FILE.csv (a leaf table to explain).\n']);
+    expect([none.code, none.err]).toEqual([
+      1,
+      'pivotbot explain: give a query ("installs yesterday vs same day last week") or --leaves FILE.csv.\n',
+    ]);
   });
+});
+
+describe('pivotbot explain "<query>" (the embedded sandbox as the Reporting Service)', () => {
+  it('prints the contract JSON for the query’s metric, within the query budget', async () => {
+    const { code, out, err } = await pivotbot(
+      'explain',
+      'installs yesterday vs same day last week',
+      '--json',
+      '--budget',
+      '10',
+    );
+    expect(err).not.toContain('Error');
+    expect(code).toBe(0);
+    const json = JSON.parse(out) as Record<string, unknown> & { drivers: Array<Record<string, unknown>> };
+    for (const key of ['metric', 'current', 'baseline', 'change', 'diffuse', 'queries', 'partial', 'drivers']) {
+      expect(json).toHaveProperty(key);
+    }
+    expect(json.metric).toBe('installs');
+    expect(json.change).toBeCloseTo(Number(json.current) - Number(json.baseline), 6);
+    expect(Number(json.queries)).toBeLessThanOrEqual(10);
+    // Each driver's share is its contribution over the whole change.
+    for (const d of json.drivers) {
+      expect(Number(d.share)).toBeCloseTo(Number(d.contribution) / Number(json.change), 6);
+    }
+  }, 120_000);
+
+  it('says which metric cannot be explained and exits 1', async () => {
+    const { code, err } = await pivotbot('explain', 'uniqueClicks yesterday');
+    expect(code).toBe(1);
+    expect(err).toContain('uniqueClicks');
+  }, 120_000);
 });
