@@ -22,6 +22,7 @@ import {
   humanize,
   type RangeSpec,
   type ReportDefinition,
+  type ReportView,
   resolveKey,
 } from '../reports/index.js';
 
@@ -164,4 +165,39 @@ export async function explainReport(target: ExplainTarget, deps: ExplainDeps): P
     out.metrics.push({ label: column.label, unit: column.unit, explanation, labelOf: dimensionLabel });
   }
   return out;
+}
+
+/**
+ * The explanations of a run's headline KPIs that moved past the report's `present.explain`
+ * threshold against its comparison; undefined when none moved, explanations are off, or they
+ * failed (logged: the digest goes out without them).
+ *
+ * @example const explained = await explainMoved(view, { report, asOf: slot }, deps);
+ */
+export async function explainMoved(
+  view: ReportView,
+  target: { report: { id: string; definition: ReportDefinition }; asOf: Date; range?: RangeSpec | undefined },
+  deps: ExplainDeps,
+): Promise<ExplainedReport | undefined> {
+  const settings = explainSettings(target.report.definition);
+  if (!settings.enabled || !view.comparison) return undefined;
+  const moved = view.headline.filter((key) => {
+    const percent = view.comparison?.totals[key]?.percent;
+    return percent !== null && percent !== undefined && Math.abs(percent) >= settings.threshold;
+  });
+  if (moved.length === 0) return undefined;
+  try {
+    return await explainReport(
+      {
+        report: target.report,
+        asOf: target.asOf,
+        metrics: moved,
+        ...(target.range !== undefined ? { range: target.range } : {}),
+      },
+      deps,
+    );
+  } catch (error) {
+    deps.logger.warn({ err: error, report: view.reportId }, 'could not explain the moves; posting without them');
+    return undefined;
+  }
 }

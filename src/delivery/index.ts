@@ -7,6 +7,7 @@ export {
   type ExplainDeps,
   type ExplainedReport,
   type ExplainTarget,
+  explainMoved,
   explainReport,
   explainSettings,
   movedPast,

@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { failpoint, type Logger, userMessageOf } from '../core/index.js';
-import {
-  becauseLines,
-  type ExplainedReport,
-  explainReport,
-  explainSettings,
-  postExplanation,
-} from '../delivery/index.js';
+import { becauseLines, explainMoved, postExplanation } from '../delivery/index.js';
 import {
   adhocMessage,
   type ChartImage,
@@ -111,7 +105,13 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
       { ...(target.range !== undefined ? { range: target.range } : {}), ...(target.mode ? { mode: target.mode } : {}) },
     );
     const threadTs = progress?.ts ?? place.threadTs;
-    const explained = target.explain ? await explainMoves(view, target, deps) : undefined;
+    const explained = target.explain
+      ? await explainMoved(
+          view,
+          { report: target.report, asOf: target.asOf ?? deps.clock(), range: target.range },
+          deps,
+        )
+      : undefined;
     const because = explained ? becauseLines(explained) : [];
     const { ts: messageTs, channel } = await postView(
       view,
@@ -163,39 +163,6 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
     throw error;
   } finally {
     await rm(runDir, { recursive: true, force: true });
-  }
-}
-
-/**
- * The explanations of the headline KPIs that moved past the report's threshold against its
- * comparison; undefined when none moved, explanations are off, or they failed (logged: the digest
- * goes out without them).
- */
-async function explainMoves(
-  view: ReportView,
-  target: RunTarget,
-  deps: DeliveryDeps,
-): Promise<ExplainedReport | undefined> {
-  const settings = explainSettings(target.report.definition);
-  if (!settings.enabled || !view.comparison) return undefined;
-  const moved = view.headline.filter((key) => {
-    const percent = view.comparison?.totals[key]?.percent;
-    return percent !== null && percent !== undefined && Math.abs(percent) >= settings.threshold;
-  });
-  if (moved.length === 0) return undefined;
-  try {
-    return await explainReport(
-      {
-        report: target.report,
-        asOf: target.asOf ?? deps.clock(),
-        metrics: moved,
-        ...(target.range !== undefined ? { range: target.range } : {}),
-      },
-      deps,
-    );
-  } catch (error) {
-    deps.logger.warn({ err: error, report: view.reportId }, 'could not explain the moves; posting without them');
-    return undefined;
   }
 }
 
