@@ -7,7 +7,7 @@
 
 import { toError } from '../core/index.js';
 import type { PivotRequest, PivotResponse } from '../reporting/index.js';
-import { type AlertRule, buildView, type ReportDefinition, type ReportView } from '../reports/index.js';
+import { type AlertRule, buildView, type ReportDefinition, type ReportView, ruleChange } from '../reports/index.js';
 import { alertRequests, trendRequest } from './alertRequests.js';
 import { evaluateRule } from './evaluateRule.js';
 import { entitySeries, observeEntities, type PeriodRows } from './observeEntities.js';
@@ -68,7 +68,7 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
     ...(input.defaultTimeZone !== undefined ? { defaultTimeZone: input.defaultTimeZone } : {}),
   });
   const own = requests.compiled.comparison;
-  const usesOwnComparison = rule.change !== undefined && own !== undefined && requests.comparison === undefined;
+  const usesOwnComparison = ruleChange(rule) !== undefined && own !== undefined && requests.comparison === undefined;
   const [current, previous, comparison, ...history] = await Promise.all([
     input.pivot(requests.current),
     usesOwnComparison && own ? input.pivot({ ...own.request, metrics: requests.current.metrics }) : undefined,

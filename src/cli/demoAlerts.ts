@@ -172,7 +172,8 @@ function recoveredValue(input: AlertMessageInput): number {
   if (c.kind === 'anomaly') return c.median;
   if (c.kind === 'above') return (c.recovery ?? c.threshold) * 0.9;
   if (c.kind === 'below') return (c.recovery ?? c.threshold) * 1.1;
-  return c.comparisonValue ?? input.value ?? 0;
+  if (c.kind === 'change') return c.comparisonValue ?? input.value ?? 0;
+  return input.value ?? 0;
 }
 
 function simulated(message: SlackMessage): SlackMessage {

@@ -41,7 +41,10 @@ export function chartLimits(condition: AlertCondition): Pick<AlertChartInput, 't
       return { threshold: condition.threshold };
     case 'anomaly':
       return { band: { low: condition.low, high: condition.high } };
+    case 'equals':
+      return { threshold: condition.target };
     case 'change':
+    case 'compound':
       return {};
   }
 }
