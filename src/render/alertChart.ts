@@ -44,8 +44,12 @@ export function chartLimits(condition: AlertCondition): Pick<AlertChartInput, 't
     case 'equals':
       return { threshold: condition.target };
     case 'change':
-    case 'compound':
       return {};
+    case 'compound': {
+      // The chart draws the first condition's metric: its own threshold, when it has one.
+      const first = condition.parts[0]?.condition;
+      return first ? chartLimits(first) : {};
+    }
   }
 }
 
