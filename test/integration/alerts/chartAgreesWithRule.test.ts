@@ -7,6 +7,7 @@
  */
 import {
   type AlertTransition,
+  alertMessageInput,
   type RuleEvaluationResult,
   runRuleEvaluation,
   TREND_DAYS,
@@ -72,20 +73,15 @@ async function breaching(r: LoadedReport, shipped: AlertRule): Promise<AlertRule
 }
 
 /** What the bot's chart draws for an opened incident: its points and its lines. */
-function chartOf(result: RuleEvaluationResult, t: AlertTransition) {
+function chartOf(result: RuleEvaluationResult, t: AlertTransition, rule: AlertRule) {
   if (t.condition.kind === 'anomaly') {
     const points = result.anomalyPoints?.(t.entityKey, t.value) ?? [];
     return { points, band: { low: t.condition.low, high: t.condition.high }, threshold: undefined };
   }
   const points = [...(result.trend?.get(t.entityKey) ?? [])];
-  const condition =
-    t.condition.kind === 'compound'
-      ? { kind: 'above' as const, threshold: (t.condition.parts[0]?.facts as { threshold: number }).threshold }
-      : t.condition.kind === 'change'
-        ? { kind: 'change' as const, comparisonValue: null, against: '' }
-        : t.condition.kind === 'equals'
-          ? { kind: 'equals' as const, target: t.condition.target }
-          : { kind: t.condition.kind, threshold: t.condition.threshold };
+  // The condition as the bot's chart gets it (`alertMessageInput`, as `drawChart` does).
+  const ctx = { rule, reportId: 'r', reportTitle: 'r', timezone: 'UTC', rangeLabel: '', now: NOW };
+  const condition = alertMessageInput(t.incident, ctx, t).condition;
   return { points, band: undefined, ...trendLimits(condition, result.trendShape) };
 }
 
@@ -112,13 +108,13 @@ describe('an alert chart agrees with its rule', () => {
       if (rule.change) {
         // A change rule's trigger is a percentage of another period: its chart draws no line.
         for (const t of opened) {
-          const chart = chartOf(result, t);
+          const chart = chartOf(result, t, rule);
           expect([chart.band, chart.threshold]).toEqual([undefined, undefined]);
         }
         return;
       }
       for (const t of opened) {
-        const chart = chartOf(result, t);
+        const chart = chartOf(result, t, rule);
         expect(chart.points.length).toBeGreaterThanOrEqual(2);
         const last = chart.points[chart.points.length - 1]?.value as number;
         if (chart.band) {
@@ -153,7 +149,7 @@ describe('an alert chart agrees with its rule', () => {
     const result = await evaluate(r, rule);
     expect(result.trendShape).toBe('running_total');
     const t = result.evaluation.transitions.find((x) => x.kind === 'open') as AlertTransition;
-    const chart = chartOf(result, t);
+    const chart = chartOf(result, t, rule);
     expect(chart.points).toHaveLength(14);
     const last = chart.points[13]?.value as number;
     expect(last).toBeCloseTo(t.value, 4);
