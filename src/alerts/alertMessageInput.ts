@@ -3,11 +3,18 @@
  * parent and the replies, from an incident (and the transition that changed it, when there is
  * one), so the Slack side only posts what it is given.
  */
-import type { AlertCondition, AlertMessageInput, ChartImage } from '../render/index.js';
-import { type AlertRule, describeColumn } from '../reports/index.js';
+import type {
+  AlertCondition,
+  AlertMessageInput,
+  ChartImage,
+  FormatUnit,
+  SimpleAlertCondition,
+} from '../render/index.js';
+import { type AlertRule, compoundOf, describeColumn } from '../reports/index.js';
 import type { AlertIncident } from '../store/index.js';
+import { conditionRule } from './judgeEntities.js';
 import { ruleMetricKey } from './observeEntities.js';
-import type { AlertTransition, ConditionFacts } from './types.js';
+import type { AlertTransition, CompoundPart, ConditionFacts } from './types.js';
 
 export interface MessageContext {
   rule: AlertRule;
@@ -48,7 +55,7 @@ export function alertMessageInput(
     entity: incident.entityLabel ?? incident.entityKey,
     metric: { key: described.key, label: described.label, unit, polarity: described.polarity },
     value: transition?.value ?? incident.lastValue ?? null,
-    condition: transition ? conditionOf(transition.condition) : storedCondition(rule, incident),
+    condition: transition ? conditionOf(transition.condition, rule) : storedCondition(rule, incident),
     rangeLabel: ctx.rangeLabel,
     timezone: ctx.timezone,
     openedAt: incident.reopenedAt ?? incident.openedAt,
@@ -72,11 +79,39 @@ function baselineText(kind: 'same_weekday' | 'same_hour', weeks: number): string
     : `the same hours of the last ${weeks * 7} days`;
 }
 
-function conditionOf(facts: ConditionFacts): AlertCondition {
+/** A metric's label and unit as the digest shows them. */
+function metricFacts(metric: AlertRule['metric'], key: string): { label: string; unit: FormatUnit } {
+  const name = typeof metric === 'string' ? metric : metric.name;
+  const described = describeColumn({ key, kind: 'metric', name, args: {} });
+  return {
+    label: described.label,
+    unit: described.unit === 'text' || described.unit === 'time' ? 'count' : described.unit,
+  };
+}
+
+function partsOf(rule: AlertRule, mode: 'all' | 'any', parts: readonly CompoundPart[]): AlertCondition {
+  const conditions = compoundOf(rule)?.conditions ?? [];
+  return {
+    kind: 'compound',
+    mode,
+    parts: parts.map((p, i) => ({
+      ...metricFacts(conditions[i]?.metric ?? p.metric, p.metric),
+      value: p.value,
+      breach: p.breach,
+      condition: conditionOf(p.facts, rule) as SimpleAlertCondition,
+    })),
+  };
+}
+
+function conditionOf(facts: ConditionFacts, rule: AlertRule): AlertCondition {
   switch (facts.kind) {
     case 'above':
     case 'below':
       return { kind: facts.kind, threshold: facts.threshold, recovery: facts.recovery };
+    case 'equals':
+      return { kind: 'equals', target: facts.target };
+    case 'compound':
+      return partsOf(rule, facts.mode, facts.parts);
     case 'change': {
       const out: AlertCondition = {
         kind: 'change',
@@ -102,6 +137,22 @@ function conditionOf(facts: ConditionFacts): AlertCondition {
 
 /** The condition of a stored incident (ack and snooze redraw the parent without an evaluation). */
 function storedCondition(rule: AlertRule, incident: AlertIncident): AlertCondition {
+  const compound = compoundOf(rule);
+  if (compound) {
+    if (incident.conditionParts) return partsOf(rule, compound.mode, incident.conditionParts);
+    // Stored before its parts were recorded: the conditions without values.
+    return {
+      kind: 'compound',
+      mode: compound.mode,
+      parts: compound.conditions.map((c) => ({
+        ...metricFacts(c.metric, typeof c.metric === 'string' ? c.metric : (c.metric.as ?? c.metric.name)),
+        value: null,
+        breach: incident.state === 'open',
+        condition: storedCondition(conditionRule(rule, c), incident) as SimpleAlertCondition,
+      })),
+    };
+  }
+  if (rule.equals !== undefined) return { kind: 'equals', target: rule.equals };
   if (rule.above !== undefined || rule.below !== undefined) {
     const kind = rule.above !== undefined ? 'above' : 'below';
     const threshold = (rule.above ?? rule.below) as number;

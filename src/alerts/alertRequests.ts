@@ -11,12 +11,14 @@ import {
   type CompiledReport,
   canonicalMetric,
   compileReport,
+  compoundOf,
   isoInZone,
   outputKeys,
   previousRange,
   type ReportDefinition,
   type ResolvedRange,
   resolveKey,
+  ruleChange,
   wallClock,
   wallToEpoch,
 } from '../reports/index.js';
@@ -74,6 +76,7 @@ export function alertRequests(
 ): AlertRequests {
   const compiled = compileReport(report.definition, {
     now: options.now,
+    ...(rule.range !== undefined ? { range: rule.range } : {}),
     ...(options.defaultTimeZone !== undefined ? { defaultTimeZone: options.defaultTimeZone } : {}),
   });
   const base = compiled.request;
@@ -90,8 +93,9 @@ export function alertRequests(
     to: range.to,
     request: { ...current, from: range.from, to: range.to },
   });
-  if (rule.change && compiled.comparison?.kind !== rule.change.vs) {
-    out.comparison = period(previousRange(compiled.range, rule.change.vs));
+  const change = ruleChange(rule);
+  if (change && compiled.comparison?.kind !== change.vs) {
+    out.comparison = period(previousRange(compiled.range, change.vs));
   }
   if (rule.anomaly) {
     const history: PeriodRequest[] = [];
@@ -144,10 +148,15 @@ function daysEarlier(range: ResolvedRange, days: number): Pick<ResolvedRange, 'f
   return { from: shift(range.fromMs), to: shift(range.toMs) };
 }
 
-/** A metric written with arguments on the rule only (not in the query) is fetched for it. */
+/** A metric written with arguments on the rule only (not in the query) is fetched for it (each condition's, for compound rules). */
 function withRuleMetric(request: PivotRequest, rule: AlertRule): PivotRequest {
-  if (typeof rule.metric === 'string') return request;
-  const key = rule.metric.as ?? rule.metric.name;
-  if (resolveKey(key, outputKeys(request).metrics) !== undefined) return request;
-  return { ...request, metrics: [...request.metrics, canonicalMetric(rule.metric)] };
+  const metrics = compoundOf(rule)?.conditions.map((c) => c.metric) ?? [rule.metric];
+  let out = request;
+  for (const metric of metrics) {
+    if (typeof metric === 'string') continue;
+    const key = metric.as ?? metric.name;
+    if (resolveKey(key, outputKeys(out).metrics) !== undefined) continue;
+    out = { ...out, metrics: [...out.metrics, canonicalMetric(metric)] };
+  }
+  return out;
 }

@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { AlertRule, ReportView } from '../reports/index.js';
 import type { AlertIncident, PendingBreach } from '../store/index.js';
-import { type Judgement, judge } from './judge.js';
-import { type Observation, observeEntities, type PeriodRows } from './observeEntities.js';
+import type { Judgement } from './judge.js';
+import { judgeEntities } from './judgeEntities.js';
+import type { Observation, PeriodRows } from './observeEntities.js';
 import type { AlertTransition, RuleEvaluation, RuleState, SkippedEntity } from './types.js';
 
 /** A breach this soon after resolving reopens the same incident (and thread) instead of a new one. */
@@ -69,7 +70,7 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
   const periods: { comparison?: PeriodRows; history?: readonly PeriodRows[] } = {};
   if (input.comparison) periods.comparison = input.comparison;
   if (input.history) periods.history = input.history;
-  const observed = observeEntities(rule, input.current, periods);
+  const observed = judgeEntities(rule, input.current, periods);
 
   const latest = new Map<string, AlertIncident>();
   for (const incident of input.state.incidents) {
@@ -86,16 +87,14 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
   let evaluated = 0;
   let breaching = 0;
 
-  const observations: Observation[] = 'reason' in observed ? [] : observed.observations;
+  const entities = 'reason' in observed ? [] : observed.entities;
   if ('reason' in observed) {
     skipped.push({ entityKey: '*', entityLabel: 'every entity', reason: 'no_metric', detail: observed.reason });
   }
-  const polarity = 'reason' in observed ? 'neutral' : observed.metric.polarity;
   const seen = new Set<string>();
 
-  for (const obs of observations) {
+  for (const { obs, judged } of entities) {
     seen.add(obs.entityKey);
-    const judged = judge(rule, obs, polarity);
     const incident = latest.get(obs.entityKey);
     if (!('breach' in judged)) {
       skipped.push({
@@ -213,6 +212,7 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
       notifiedValue: judged.measure,
       ...(judged.band ? { band: judged.band } : {}),
       ...(judged.comparisonValue !== undefined ? { comparisonValue: judged.comparisonValue } : {}),
+      ...(judged.facts.kind === 'compound' ? { conditionParts: judged.facts.parts } : {}),
     };
     transitions.push(transition('open', input, opened, base, undefined));
   }
@@ -268,6 +268,7 @@ function observe(incident: AlertIncident, { judged, value, obs }: Observed, at: 
   };
   if (judged.band) next.band = judged.band;
   if (judged.comparisonValue !== undefined) next.comparisonValue = judged.comparisonValue;
+  if (judged.facts.kind === 'compound') next.conditionParts = judged.facts.parts;
   return next;
 }
 

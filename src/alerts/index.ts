@@ -28,6 +28,7 @@ export {
 } from './evaluateRule.js';
 export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incidentActions.js';
 export { anomalyDirection } from './judge.js';
+export { conditionRule, judgeEntities } from './judgeEntities.js';
 export {
   entitySeries,
   type Observation,
@@ -58,4 +59,5 @@ export {
   type SummaryInput,
   summarizeAlerts,
 } from './summarizeAlerts.js';
+export { shapeTrend, type TrendShape, trendDaysFor, trendLimits, trendShape } from './trendShape.js';
 export type * from './types.js';

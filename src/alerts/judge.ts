@@ -23,6 +23,9 @@ export interface Judgement {
   facts: ConditionFacts;
 }
 
+/** Relative tolerance of `equals`: values from the service are sums of doubles. */
+const EQUAL_TOLERANCE = 1e-9;
+
 export interface Skip {
   reason: SkipReason;
   detail: string;
@@ -70,6 +73,20 @@ export function judge(rule: AlertRule, obs: Observation, polarity: Polarity): Ju
       distance,
       threshold: trigger,
       facts: { kind: up ? 'above' : 'below', threshold: trigger, recovery },
+    };
+  }
+
+  if (rule.equals !== undefined) {
+    const target = rule.equals;
+    const equal = (x: number) => Math.abs(x - target) <= EQUAL_TOLERANCE * Math.max(1, Math.abs(target));
+    return {
+      breach: equal(v),
+      recovered: !equal(v),
+      measure: v,
+      // Equality has no "further past the trigger": a large move can never be announced.
+      distance: (x: number) => (equal(x) ? 0.5 : -Math.abs(x - target)),
+      threshold: target,
+      facts: { kind: 'equals', target },
     };
   }
 

@@ -6,12 +6,31 @@
  */
 
 import { toError } from '../core/index.js';
-import type { PivotRequest, PivotResponse } from '../reporting/index.js';
-import { type AlertRule, buildView, type ReportDefinition, type ReportView } from '../reports/index.js';
+import { findMetric, type PivotRequest, type PivotResponse } from '../reporting/index.js';
+import {
+  type AlertRule,
+  buildView,
+  type ReportDefinition,
+  type ReportView,
+  resolveKey,
+  ruleChange,
+} from '../reports/index.js';
 import { alertRequests, trendRequest } from './alertRequests.js';
 import { evaluateRule } from './evaluateRule.js';
 import { entitySeries, observeEntities, type PeriodRows } from './observeEntities.js';
+import { shapeTrend, type TrendShape, trendDaysFor, trendShape } from './trendShape.js';
 import type { RuleEvaluation, RuleState } from './types.js';
+
+/** The catalog name of the metric a rule's chart draws (a compound rule's first condition's), aliases resolved. */
+function ruleMetricName(rule: AlertRule, view: ReportView): string {
+  if (typeof rule.metric !== 'string') return rule.metric.name;
+  const metrics = view.columns.filter((c) => c.kind === 'metric');
+  const key = resolveKey(
+    rule.metric,
+    metrics.map((c) => c.key),
+  );
+  return metrics.find((c) => c.key === key)?.name ?? rule.metric;
+}
 
 export interface RuleEvaluationInput {
   report: { id: string; definition: ReportDefinition };
@@ -53,6 +72,11 @@ export interface RuleEvaluationResult {
   trend?: ReadonlyMap<string, ReadonlyArray<{ at: string; value: number }>>;
   /** Why the trend could not be fetched (the parents then go out without a chart, saying so). */
   trendError?: Error;
+  /**
+   * How `trend` is drawn (`trendShape`): by day, or as the running total over the rule's range.
+   * `per_day_without_line`: the chart must not draw the threshold (it would misstate the rule).
+   */
+  trendShape?: TrendShape;
 }
 
 /**
@@ -68,7 +92,7 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
     ...(input.defaultTimeZone !== undefined ? { defaultTimeZone: input.defaultTimeZone } : {}),
   });
   const own = requests.compiled.comparison;
-  const usesOwnComparison = rule.change !== undefined && own !== undefined && requests.comparison === undefined;
+  const usesOwnComparison = ruleChange(rule) !== undefined && own !== undefined && requests.comparison === undefined;
   const [current, previous, comparison, ...history] = await Promise.all([
     input.pivot(requests.current),
     usesOwnComparison && own ? input.pivot({ ...own.request, metrics: requests.current.metrics }) : undefined,
@@ -97,16 +121,22 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
     now,
     channel: input.channel,
   });
-  const trend: Pick<RuleEvaluationResult, 'trend' | 'trendError'> = {};
+  const trend: Pick<RuleEvaluationResult, 'trend' | 'trendError' | 'trendShape'> = {};
   const opened = evaluation.transitions.some((t) => t.kind === 'open' && t.condition.kind !== 'anomaly');
   if (input.trendDays !== undefined && opened) {
+    const range = requests.compiled.range;
+    const time = view.columns.find((c) => c.kind === 'dimension' && c.unit === 'time');
+    const bucket = time ? String(time.args.granularity ?? report.definition.query.granularity ?? 'DAILY') : undefined;
+    const shape = trendShape(range, findMetric(ruleMetricName(rule, view))?.additive === true, bucket);
+    trend.trendShape = shape;
     try {
       const { request } = trendRequest(report, rule, {
         now,
-        days: input.trendDays,
+        days: trendDaysFor(range, shape, input.trendDays),
         ...(input.defaultTimeZone !== undefined ? { defaultTimeZone: input.defaultTimeZone } : {}),
       });
-      trend.trend = entitySeries(rule, view, (await input.pivot(request)).rows);
+      const series = entitySeries(rule, view, (await input.pivot(request)).rows);
+      trend.trend = new Map([...series].map(([k, points]) => [k, shapeTrend(points, shape, range.from)]));
     } catch (error) {
       trend.trendError = toError(error);
     }

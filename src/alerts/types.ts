@@ -10,9 +10,10 @@ export interface RuleState {
 
 export type TransitionKind = 'open' | 'remind' | 'bigMove' | 'resolve' | 'reopen';
 
-/** What the value was held against, for messages. */
-export type ConditionFacts =
+/** What one metric's value was held against, for messages. */
+export type SimpleConditionFacts =
   | { kind: 'above' | 'below'; threshold: number; recovery: number }
+  | { kind: 'equals'; target: number }
   | {
       kind: 'change';
       vs: NonNullable<AlertRule['change']>['vs'];
@@ -35,6 +36,17 @@ export type ConditionFacts =
       high: number;
       score: number;
     };
+
+/** One condition of a compound rule as judged: its metric (output key), value, and whether it held. */
+export interface CompoundPart {
+  metric: string;
+  value: number;
+  breach: boolean;
+  facts: SimpleConditionFacts;
+}
+
+/** What the value was held against, for messages: one condition, or every condition of a compound rule. */
+export type ConditionFacts = SimpleConditionFacts | { kind: 'compound'; mode: 'all' | 'any'; parts: CompoundPart[] };
 
 /** One change of an incident that the thread should hear about (or record silently: `notify: false`). */
 export interface AlertTransition {

@@ -13,6 +13,8 @@ import {
   type MessageContext,
   runRuleEvaluation,
   TREND_DAYS,
+  type TrendShape,
+  trendLimits,
 } from '../alerts/index.js';
 import { type Logger, toError } from '../core/index.js';
 import {
@@ -87,7 +89,15 @@ export async function demoAlerts(
             t.condition.kind === 'anomaly'
               ? (result.anomalyPoints?.(t.entityKey, t.value) ?? [])
               : (result.trend?.get(t.entityKey) ?? []);
-          const chart = await drawChart(`${id}--${entitySlug(t.entityKey)}.png`, ctx, t, points, deps, out);
+          const chart = await drawChart(
+            `${id}--${entitySlug(t.entityKey)}.png`,
+            ctx,
+            t,
+            points,
+            deps,
+            out,
+            result.trendShape,
+          );
           out.entries.push(threadEntry(id, t, ctx, chart));
         }
       } catch (error) {
@@ -123,6 +133,7 @@ async function drawChart(
   points: ReadonlyArray<{ at: string; value: number }>,
   deps: { outDir: string; renderer: ChartRenderer; logger: Logger },
   out: DemoAlertsResult,
+  shape?: TrendShape,
 ): Promise<ChartImage | undefined> {
   const input = alertMessageInput(t.incident, ctx, t);
   if (input.metric.unit === 'text' || input.metric.unit === 'time') return undefined;
@@ -130,7 +141,7 @@ async function drawChart(
     title: input.ruleName,
     metric: { ...input.metric, unit: input.metric.unit },
     points,
-    ...chartLimits(input.condition),
+    ...(input.condition.kind === 'anomaly' ? chartLimits(input.condition) : trendLimits(input.condition, shape)),
     entity: input.entity ?? 'Total',
     timezone: ctx.timezone,
   });
@@ -172,7 +183,8 @@ function recoveredValue(input: AlertMessageInput): number {
   if (c.kind === 'anomaly') return c.median;
   if (c.kind === 'above') return (c.recovery ?? c.threshold) * 0.9;
   if (c.kind === 'below') return (c.recovery ?? c.threshold) * 1.1;
-  return c.comparisonValue ?? input.value ?? 0;
+  if (c.kind === 'change') return c.comparisonValue ?? input.value ?? 0;
+  return input.value ?? 0;
 }
 
 function simulated(message: SlackMessage): SlackMessage {

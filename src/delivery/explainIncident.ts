@@ -4,7 +4,7 @@
  * earlier for an anomaly rule, the previous period for a threshold).
  */
 import { ruleMetricKey, TOTAL_KEY } from '../alerts/index.js';
-import { type AlertRule, canonicalDimension, type ReportDefinition } from '../reports/index.js';
+import { type AlertRule, canonicalDimension, type ReportDefinition, ruleChange } from '../reports/index.js';
 import { type ExplainDeps, type ExplainedReport, explainReport } from './explainReport.js';
 
 /** `countryCode=BR|source=Vungle` → `{ countryCode: 'BR', source: 'Vungle' }`; the total is `{}`. */
@@ -22,7 +22,8 @@ export function entityWhere(entityKey: string): Record<string, string> {
 /** The comparison an explanation of this rule's breach uses. */
 export function ruleComparison(rule: AlertRule): 'previous_period' | 'same_period_last_week' {
   if (rule.anomaly) return 'same_period_last_week';
-  if (rule.change) return rule.change.vs;
+  const change = ruleChange(rule);
+  if (change) return change.vs;
   return 'previous_period';
 }
 
@@ -56,6 +57,8 @@ export async function explainIncident(
     {
       report: { id: input.report.id, definition: narrowed },
       asOf: input.at,
+      // The period the rule judged: its own range, or the report's.
+      ...(input.rule.range !== undefined ? { range: input.rule.range } : {}),
       metrics: [metricKey],
       exclude: Object.keys(where).map((key) => canonicalDimension(key).name),
     },

@@ -41,8 +41,15 @@ export function chartLimits(condition: AlertCondition): Pick<AlertChartInput, 't
       return { threshold: condition.threshold };
     case 'anomaly':
       return { band: { low: condition.low, high: condition.high } };
+    case 'equals':
+      return { threshold: condition.target };
     case 'change':
       return {};
+    case 'compound': {
+      // The chart draws the first condition's metric: its own threshold, when it has one.
+      const first = condition.parts[0]?.condition;
+      return first ? chartLimits(first) : {};
+    }
   }
 }
 

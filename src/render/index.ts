@@ -13,6 +13,7 @@ export { type AdhocOptions, adhocMessage } from './blocks/adhocMessage.js';
 export {
   ALERT_EVENT_TYPE,
   type AlertCondition,
+  type AlertConditionPart,
   type AlertMessageInput,
   type AlertReplyKind,
   type AlertSeverity,
@@ -24,6 +25,7 @@ export {
   conditionText,
   formatWhen,
   mentionText,
+  type SimpleAlertCondition,
 } from './blocks/alertMessages.js';
 export {
   type AlertsSummaryInput,

@@ -102,18 +102,87 @@ const anomalySchema = z.strictObject({
   direction: z.enum(['up', 'down', 'any']).optional(),
 });
 
+type RecoveryValue = number | { percent: number };
+
+/** The condition fields a rule (or one condition of a compound rule) carries, checked the same way. */
+interface ConditionFields {
+  above?: number | undefined;
+  below?: number | undefined;
+  equals?: number | undefined;
+  change?: { above?: number | undefined; below?: number | undefined } | undefined;
+  anomaly?: unknown;
+  recovery?: RecoveryValue | undefined;
+}
+
+function checkRecovery(rule: ConditionFields, ctx: z.RefinementCtx, path: Array<string | number> = []): void {
+  const recovery = rule.recovery;
+  if (recovery === undefined) return;
+  const at = (message: string) => ctx.addIssue({ code: 'custom', path: [...path, 'recovery'], message });
+  if (rule.anomaly !== undefined) at('an anomaly resolves when back in its band: remove recovery');
+  else if (rule.equals !== undefined) at('an equals condition resolves as soon as the value differs: remove recovery');
+  else if (rule.change !== undefined) {
+    if (typeof recovery === 'number') at('for a change rule write recovery as a percentage, like 15%');
+    else if (rule.change.above !== undefined && rule.change.below !== undefined) {
+      at('recovery needs one side: give change only above or only below');
+    } else if (rule.change.above !== undefined && recovery.percent > rule.change.above) {
+      at('must not be above the trigger');
+    } else if (rule.change.below !== undefined && recovery.percent < rule.change.below) {
+      at('must not be below the trigger');
+    }
+  } else if (typeof recovery !== 'number') at('write recovery as a number, like the trigger');
+  else if (rule.above !== undefined && recovery > rule.above) at(`must not be above the trigger (${rule.above})`);
+  else if (rule.below !== undefined && recovery < rule.below) at(`must not be below the trigger (${rule.below})`);
+}
+
+const recoverySchema = z.union([z.number(), percentText.transform((percent) => ({ percent }))]);
+
+/**
+ * One condition of a compound rule (`all:` / `any:`): a metric and exactly one of above, below,
+ * equals or change, with its own optional `recovery`.
+ */
+export const conditionSchema = z
+  .strictObject({
+    metric: fieldRef,
+    above: z.number().optional(),
+    below: z.number().optional(),
+    /** Breach when the value equals this number (`equals: 0`: installs stopped). */
+    equals: z.number().optional(),
+    change: changeSchema.optional(),
+    recovery: recoverySchema.optional(),
+  })
+  .superRefine((c, ctx) => {
+    const kinds = [c.above, c.below, c.equals, c.change].filter((k) => k !== undefined).length;
+    if (kinds !== 1) {
+      ctx.addIssue({ code: 'custom', message: 'give exactly one condition: above, below, equals or change' });
+    }
+    checkRecovery(c, ctx);
+  });
+
+export type RuleCondition = z.output<typeof conditionSchema>;
+type FieldRef = z.output<typeof fieldRef>;
+
 export const alertSchema = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case, like cpi-spike'),
     name: z.string().min(1).optional(),
-    /** A metric of the report by output key, or a metric with arguments evaluated for this rule. */
-    metric: fieldRef,
+    /**
+     * A metric of the report by output key, or a metric with arguments evaluated for this rule.
+     * A compound rule names its metrics in its conditions; parsing sets this to the first one's.
+     */
+    metric: fieldRef.optional(),
     above: z.number().optional(),
     below: z.number().optional(),
+    /** Breach when the value equals this number. */
+    equals: z.number().optional(),
     change: changeSchema.optional(),
     anomaly: anomalySchema.optional(),
+    /** Compound rules: every condition (`all`) or at least one (`any`) holds for the same entity. */
+    all: z.array(conditionSchema).min(2).max(6).optional(),
+    any: z.array(conditionSchema).min(2).max(6).optional(),
     /** `entity` (default): each row of the report's query is evaluated on its own; `total`: the totals row. */
     on: z.enum(['entity', 'total']).default('entity'),
+    /** The range the rule judges (`yesterday`, `today`, `last_7_days` …) when not the report's own. */
+    range: z.string().min(1).optional(),
     /** Skip rows (or the total) whose volume is below this: small samples make noisy ratios. */
     minVolume: z.strictObject({ metric: z.string().min(1), value: z.number().nonnegative() }).optional(),
     /** Replaced by per-entity evaluation; kept in the schema only to explain the change. */
@@ -122,7 +191,7 @@ export const alertSchema = z
      * The value at which an open incident resolves (hysteresis); defaults to the trigger. A number
      * for above/below, a percentage (`15%`) for change.
      */
-    recovery: z.union([z.number(), percentText.transform((percent) => ({ percent }))]).optional(),
+    recovery: recoverySchema.optional(),
     consecutive: z.number().int().min(1).max(100).default(1),
     renotify: duration.optional(),
     mentions: z.array(mention).default([]),
@@ -131,9 +200,51 @@ export const alertSchema = z
     check: z.strictObject({ cron: cronText, timezone: timeZoneText.optional() }).optional(),
   })
   .superRefine((rule, ctx) => {
-    const kinds = [rule.above, rule.below, rule.change, rule.anomaly].filter((k) => k !== undefined).length;
-    if (kinds !== 1) {
-      ctx.addIssue({ code: 'custom', message: 'give exactly one condition: above, below, change or anomaly' });
+    const compound = rule.all ?? rule.any;
+    if (rule.all !== undefined && rule.any !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['any'],
+        message: 'give all or any, not both (nest none: write two rules)',
+      });
+    }
+    if (compound !== undefined) {
+      const at = rule.all !== undefined ? 'all' : 'any';
+      for (const field of ['metric', 'above', 'below', 'equals', 'change', 'anomaly', 'recovery'] as const) {
+        if (rule[field] !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `a rule with ${at}: names its metrics and thresholds in each condition; move ${field} into one of them`,
+          });
+        }
+      }
+      const vs = new Set(compound.flatMap((c) => (c.change ? [c.change.vs] : [])));
+      if (vs.size > 1) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [at],
+          message: 'every change condition of one rule compares with the same period: use one vs for all of them',
+        });
+      }
+    } else {
+      if (rule.metric === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['metric'],
+          message: 'give the metric to watch (or all: / any: conditions)',
+        });
+      }
+      const kinds = [rule.above, rule.below, rule.equals, rule.change, rule.anomaly].filter(
+        (k) => k !== undefined,
+      ).length;
+      if (kinds !== 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'give exactly one condition: above, below, equals, change or anomaly (or all: / any: of conditions)',
+        });
+      }
+      checkRecovery(rule, ctx);
     }
     if (rule.by !== undefined) {
       ctx.addIssue({
@@ -144,25 +255,28 @@ export const alertSchema = z
           'Remove by, and change the query dimensions to choose the entities (or write on: total).',
       });
     }
-    const recovery = rule.recovery;
-    if (recovery !== undefined) {
-      const at = (message: string) => ctx.addIssue({ code: 'custom', path: ['recovery'], message });
-      if (rule.anomaly !== undefined) at('an anomaly resolves when back in its band: remove recovery');
-      else if (rule.change !== undefined) {
-        if (typeof recovery === 'number') at('for a change rule write recovery as a percentage, like 15%');
-        else if (rule.change.above !== undefined && rule.change.below !== undefined) {
-          at('recovery needs one side: give change only above or only below');
-        } else if (rule.change.above !== undefined && recovery.percent > rule.change.above) {
-          at('must not be above the trigger');
-        } else if (rule.change.below !== undefined && recovery.percent < rule.change.below) {
-          at('must not be below the trigger');
-        }
-      } else if (typeof recovery !== 'number') at('write recovery as a number, like the trigger');
-      else if (rule.above !== undefined && recovery > rule.above) at(`must not be above the trigger (${rule.above})`);
-      else if (rule.below !== undefined && recovery < rule.below) at(`must not be below the trigger (${rule.below})`);
-    }
-  });
+  })
+  .transform((rule) => ({
+    ...rule,
+    metric: (rule.metric ?? (rule.all ?? rule.any)?.[0]?.metric) as FieldRef,
+  }));
 
 export type AlertRule = z.output<typeof alertSchema>;
 export type AlertChange = NonNullable<AlertRule['change']>;
 export type AlertAnomaly = NonNullable<AlertRule['anomaly']>;
+
+/**
+ * A compound rule's mode and conditions; undefined for a rule with one condition.
+ *
+ * @example compoundOf(rule) // { mode: 'all', conditions: [{ metric: 'spend', above: 200 }, { metric: 'installs', equals: 0 }] }
+ */
+export function compoundOf(rule: AlertRule): { mode: 'all' | 'any'; conditions: readonly RuleCondition[] } | undefined {
+  if (rule.all !== undefined) return { mode: 'all', conditions: rule.all };
+  if (rule.any !== undefined) return { mode: 'any', conditions: rule.any };
+  return undefined;
+}
+
+/** The comparison a rule needs: its own `change`, or the first change condition of a compound rule. */
+export function ruleChange(rule: AlertRule): AlertChange | undefined {
+  return rule.change ?? compoundOf(rule)?.conditions.find((c) => c.change !== undefined)?.change;
+}

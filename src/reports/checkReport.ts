@@ -1,5 +1,6 @@
 import { didYouMean, PivotbotError, suggest } from '../core/index.js';
 import { collectPivotProblems, DIMENSIONS, findDimension, type PivotRequest } from '../reporting/index.js';
+import { compoundOf, ruleChange } from './alertSchema.js';
 import { canonicalMetric } from './canonical.js';
 import { type CompiledReport, compileReport } from './compileReport.js';
 import { outputKeys, resolveKey } from './outputKeys.js';
@@ -63,6 +64,15 @@ export function checkReport(definition: ReportDefinition, options: CheckOptions)
   }
   if (q.postbacks && q.postbacks.appId > 2_147_483_647) add(['query', 'postbacks', 'appId'], 'appId is too large.');
   checkReferences(definition, request, add);
+  definition.alerts.forEach((rule, i) => {
+    if (rule.range === undefined) return;
+    try {
+      compileReport(definition, { ...options, range: rule.range });
+    } catch (error) {
+      if (!(error instanceof PivotbotError)) throw error;
+      add(['alerts', i, 'range'], error.message);
+    }
+  });
   return problems;
 }
 
@@ -114,21 +124,30 @@ function checkReferences(definition: ReportDefinition, request: PivotRequest | u
     // Incidents are keyed by (report, rule id): two rules with one id would share their incidents.
     if (ruleIds.has(rule.id)) add([...base, 'id'], `Another alert of this report is already called "${rule.id}".`);
     ruleIds.add(rule.id);
-    if (typeof rule.metric === 'string') ref([...base, 'metric'], rule.metric, keys.metrics, 'metric');
-    else {
-      const probe: PivotRequest = {
-        from: '2000-01-01',
-        to: '2000-01-02',
-        dimensions: [],
-        metrics: [canonicalMetric(rule.metric)],
-      };
-      for (const p of collectPivotProblems(probe).problems) {
-        add([...base, 'metric', ...segments(p.path).slice(2)], p.message, p.suggestions);
+    const compound = compoundOf(rule);
+    const watched = compound
+      ? compound.conditions.map((c, j) => ({ metric: c.metric, path: [...base, compound.mode, j, 'metric'] }))
+      : [{ metric: rule.metric, path: [...base, 'metric'] }];
+    for (const { metric, path } of watched) {
+      if (typeof metric === 'string') ref(path, metric, keys.metrics, 'metric');
+      else {
+        const probe: PivotRequest = {
+          from: '2000-01-01',
+          to: '2000-01-02',
+          dimensions: [],
+          metrics: [canonicalMetric(metric)],
+        };
+        for (const p of collectPivotProblems(probe).problems) {
+          add([...path, ...segments(p.path).slice(2)], p.message, p.suggestions);
+        }
       }
     }
     if (rule.minVolume) ref([...base, 'minVolume', 'metric'], rule.minVolume.metric, keys.metrics, 'metric');
-    if (rule.change && definition.present.compare === 'none' && definition.mode === 'async') {
-      add([...base, 'change'], 'A percent-change rule needs a comparison period; async reports run without one.');
+    if (ruleChange(rule) && definition.present.compare === 'none' && definition.mode === 'async') {
+      add(
+        [...base, compound?.mode ?? 'change'],
+        'A percent-change rule needs a comparison period; async reports run without one.',
+      );
     }
   });
 }

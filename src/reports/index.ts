@@ -1,7 +1,7 @@
 // Report definitions (YAML): schema, loading with file:line errors, date ranges, compilation, comparison, and the ReportView they produce.
 
 export type * from '../view/index.js';
-export { type AlertRule, alertSchema } from './alertSchema.js';
+export { type AlertRule, alertSchema, compoundOf, type RuleCondition, ruleChange } from './alertSchema.js';
 export { buildView, filtersText, type ViewInput } from './buildView.js';
 export { canonicalDimension, canonicalMetric, findInputField, inputFieldNames } from './canonical.js';
 export { type CheckOptions, checkReport, type DefinitionProblem, segments } from './checkReport.js';

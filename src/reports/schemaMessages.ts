@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { didYouMean, suggest } from '../core/index.js';
 
 const FIELD = ['name', 'args', 'as'];
+const CONDITION = ['metric', 'above', 'below', 'equals', 'change', 'recovery'];
 const KEYS: Record<string, readonly string[]> = {
   '': ['title', 'description', 'owner', 'query', 'present', 'mode', 'schedule', 'deliver', 'alerts'],
   query: [
@@ -41,9 +42,13 @@ const KEYS: Record<string, readonly string[]> = {
     'metric',
     'above',
     'below',
+    'equals',
     'change',
     'anomaly',
+    'all',
+    'any',
     'on',
+    'range',
     'minVolume',
     'recovery',
     'consecutive',
@@ -57,6 +62,12 @@ const KEYS: Record<string, readonly string[]> = {
   'alerts.*.anomaly': ['baseline', 'weeks', 'sensitivity', 'direction'],
   'alerts.*.check': ['cron', 'timezone'],
   'alerts.*.minVolume': ['metric', 'value'],
+  'alerts.*.all.*': CONDITION,
+  'alerts.*.any.*': CONDITION,
+  'alerts.*.all.*.metric': FIELD,
+  'alerts.*.any.*.metric': FIELD,
+  'alerts.*.all.*.change': ['vs', 'above', 'below'],
+  'alerts.*.any.*.change': ['vs', 'above', 'below'],
 };
 
 /** Messages for values that matched none of a union's shapes, by path pattern. */
@@ -66,6 +77,12 @@ const UNION_HINTS: Record<string, string> = {
   'alerts.*.metric': 'must be a metric name, or { name, args, as }',
   'alerts.*.change': 'must be { vs: previous_period | same_period_last_week, above: 30%, below: -20% }',
   'alerts.*.recovery': 'must be a number (for above/below) or a percentage like 15% (for change)',
+  'alerts.*.all.*.metric': 'must be a metric name, or { name, args, as }',
+  'alerts.*.any.*.metric': 'must be a metric name, or { name, args, as }',
+  'alerts.*.all.*.change': 'must be { vs: previous_period | same_period_last_week, above: 30%, below: -20% }',
+  'alerts.*.any.*.change': 'must be { vs: previous_period | same_period_last_week, above: 30%, below: -20% }',
+  'alerts.*.all.*.recovery': 'must be a number (for above/below) or a percentage like 15% (for change)',
+  'alerts.*.any.*.recovery': 'must be a number (for above/below) or a percentage like 15% (for change)',
   'query.filter.*': 'must be a value, a list of values, or { equals | notEquals | isIn | isNotIn }',
   'query.range': 'must be a range (yesterday, last_7_days, 2026-11-01..2026-11-08) or { from, to }',
   'present.sort': 'must be a column key (prefix - for descending) or { by, order }',

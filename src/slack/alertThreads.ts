@@ -12,6 +12,8 @@ import {
   owesThreads,
   replySent,
   ruleMetricKey,
+  type TrendShape,
+  trendLimits,
 } from '../alerts/index.js';
 import { failpoint } from '../core/index.js';
 import type { SlackMessage } from '../render/index.js';
@@ -22,7 +24,6 @@ import {
   alertMetadata,
   alertParentMessage,
   alertReplyMessage,
-  chartLimits,
 } from '../render/index.js';
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';
@@ -48,6 +49,8 @@ export interface RuleThreads {
   /** The messages' clock: the evaluation's slot, or now for a button. */
   now: Date;
   signal?: AbortSignal;
+  /** How this evaluation's charts draw the recent values (`trendShape`); without a line, no threshold is drawn. */
+  chartShape?: TrendShape;
 }
 
 /**
@@ -259,7 +262,7 @@ async function drawChart(
     title: input.ruleName,
     metric: { ...input.metric, unit: input.metric.unit },
     points,
-    ...(incident.band ? { band: incident.band } : chartLimits(input.condition)),
+    ...(incident.band ? { band: incident.band } : trendLimits(input.condition, threads.chartShape)),
     ...(input.entity ? { entity: input.entity } : {}),
     timezone: threads.timezone,
   });

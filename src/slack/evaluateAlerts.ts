@@ -78,6 +78,7 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
         // A threshold or change incident opening has one value: its chart gets the recent days.
         trendDays: TREND_DAYS,
       });
+      if (result.trendShape) threads.chartShape = result.trendShape;
       if (result.trendError)
         deps.logger.warn({ ...where, err: result.trendError }, 'alert chart values not fetched; the parents say so');
       // The outbox goes in the same write: what the threads are owed survives a crash from here on.

@@ -100,8 +100,9 @@ export const INCIDENT_STATES = ['open', 'resolved'] as const;
 const bandSchema = z.object({ low: z.number(), high: z.number(), median: z.number() });
 
 /** The facts a threshold, change or anomaly reply quotes (the alert core's `ConditionFacts`). */
-const conditionFactsSchema = z.discriminatedUnion('kind', [
+const simpleConditionFactsSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.enum(['above', 'below']), threshold: z.number(), recovery: z.number() }),
+  z.object({ kind: z.literal('equals'), target: z.number() }),
   z.object({
     kind: z.literal('change'),
     vs: z.enum(['previous_period', 'same_period_last_week']),
@@ -122,6 +123,19 @@ const conditionFactsSchema = z.discriminatedUnion('kind', [
     high: z.number(),
     score: z.number(),
   }),
+]);
+
+/** A compound rule's facts: each condition with its metric, value and whether it held. */
+const compoundPartSchema = z.object({
+  metric: text,
+  value: z.number(),
+  breach: z.boolean(),
+  facts: simpleConditionFactsSchema,
+});
+
+const conditionFactsSchema = z.union([
+  simpleConditionFactsSchema,
+  z.object({ kind: z.literal('compound'), mode: z.enum(['all', 'any']), parts: z.array(compoundPartSchema) }),
 ]);
 
 /**
@@ -173,6 +187,8 @@ export const alertIncidentSchema = z.object({
   band: bandSchema.exactOptional(),
   /** The comparison value (change rules). */
   comparisonValue: z.number().exactOptional(),
+  /** Compound rules: each condition at the last evaluation (a redrawn parent names them all). */
+  conditionParts: z.array(compoundPartSchema).exactOptional(),
   /** Last time the thread was told about this incident (opened, reminded, moved, reopened). */
   lastNotifiedAt: timestamp.exactOptional(),
   /** The value last announced, from which a large move is measured. */

@@ -18,10 +18,25 @@ export type AlertSeverity = 'info' | 'warning' | 'critical';
 export type AlertState = 'opened' | 'updated' | 'resolved';
 export type AlertReplyKind = 'reminder' | 'bigMove' | 'reopened' | 'resolved';
 
-/** What the value was held against. */
+/** One condition of a compound rule as the message shows it: its metric, value, and whether it holds. */
+export interface AlertConditionPart {
+  label: string;
+  unit: FormatUnit;
+  value: number | null;
+  breach: boolean;
+  condition: SimpleAlertCondition;
+}
+
+/** What the value was held against: one condition, or every condition of a compound rule. */
 export type AlertCondition =
+  | SimpleAlertCondition
+  | { kind: 'compound'; mode: 'all' | 'any'; parts: AlertConditionPart[] };
+
+/** What one metric's value was held against. */
+export type SimpleAlertCondition =
   | { kind: 'above'; threshold: number; recovery?: number }
   | { kind: 'below'; threshold: number; recovery?: number }
+  | { kind: 'equals'; target: number }
   | {
       kind: 'change';
       /** Triggers as fractions: `above: 0.3` is a rise of more than 30 %, `below: -0.2` a fall of more than 20 %. */
@@ -145,6 +160,12 @@ export function conditionText(input: Pick<AlertMessageInput, 'condition' | 'metr
     case 'above':
     case 'below':
       return `${c.kind} ${formatValue(c.threshold, unit)}`;
+    case 'equals':
+      return `equal to ${formatValue(c.target, unit)}`;
+    case 'compound':
+      return c.parts
+        .map((p) => `${p.label} ${formatValue(p.value, p.unit)}, ${partConditionText(p)}`)
+        .join(c.mode === 'all' ? ' and ' : ' or ');
     case 'change': {
       const limits = [
         c.above === undefined ? '' : `more than +${formatValue(c.above, 'ratio')}`,
@@ -162,6 +183,35 @@ export function conditionText(input: Pick<AlertMessageInput, 'condition' | 'metr
   }
 }
 
+/** One compound condition's words: `above $200.00`, or `not equal to 0` when it does not hold. */
+function partConditionText(part: AlertConditionPart): string {
+  const c = part.condition;
+  const words = conditionText({
+    condition: c,
+    metric: { key: '', label: part.label, unit: part.unit, polarity: 'neutral' },
+  });
+  if (part.breach) return words;
+  if (c.kind === 'above' || c.kind === 'below' || c.kind === 'equals') return `not ${words}`;
+  return `${words} (not met)`;
+}
+
+/**
+ * The sentence a message states: `*Spend* for X is *$812*, above $200`; for a compound rule every
+ * condition with its value: `X: *Spend* is *$812*, above $200 and *Installs* is *0*, equal to 0`.
+ */
+function statement(input: AlertMessageInput, was = '', is = 'is', again = ''): string {
+  const c = input.condition;
+  if (c.kind !== 'compound') {
+    const value = formatValue(input.value, input.metric.unit);
+    return `${subject(input)} ${is} *${value}*${was}${again}, ${escapeMrkdwn(conditionText(input))}`;
+  }
+  const entity = input.entity && input.entity !== 'Total' ? `*${escapeMrkdwn(input.entity)}*: ` : '';
+  const parts = c.parts.map(
+    (p) => `*${escapeMrkdwn(p.label)}* is *${formatValue(p.value, p.unit)}*, ${escapeMrkdwn(partConditionText(p))}`,
+  );
+  return entity + parts.join(c.mode === 'all' ? ' and ' : ' or ');
+}
+
 function subject(input: AlertMessageInput): string {
   const entity = input.entity && input.entity !== 'Total' ? ` for ${escapeMrkdwn(input.entity)}` : '';
   return `*${escapeMrkdwn(input.metric.label)}*${entity}`;
@@ -173,7 +223,14 @@ function recoveryText(input: AlertMessageInput): string {
   if (c.kind === 'above') return `back at or below ${formatValue(c.recovery ?? c.threshold, unit)}`;
   if (c.kind === 'below') return `back at or above ${formatValue(c.recovery ?? c.threshold, unit)}`;
   if (c.kind === 'anomaly') return `back within ${formatValue(c.low, unit)} – ${formatValue(c.high, unit)}`;
+  if (c.kind === 'equals') return `no longer ${formatValue(c.target, unit)}`;
   return 'back within range';
+}
+
+/** What a resolution says: `*CPI* is back at or below $5.00: *$4.80*`, or every compound condition now. */
+function resolvedText(input: AlertMessageInput): string {
+  if (input.condition.kind === 'compound') return statement(input);
+  return `${subject(input)} is ${recoveryText(input)}: *${formatValue(input.value, input.metric.unit)}*`;
 }
 
 function factsLine(input: AlertMessageInput, extra: string[] = []): Block {
@@ -218,7 +275,7 @@ export function alertParentMessage(input: AlertMessageInput): SlackMessage {
     blocks.push({
       type: 'section',
       text: mrkdwn(
-        `:white_check_mark: *Resolved: ${name}*\n${subject(input)} is ${recoveryText(input)}: *${value}*. ` +
+        `:white_check_mark: *Resolved: ${name}*\n${resolvedText(input)}. ` +
           `Resolved ${formatWhen(input.resolvedAt as string, input.timezone)} after ${after}.`,
       ),
     });
@@ -227,9 +284,7 @@ export function alertParentMessage(input: AlertMessageInput): SlackMessage {
     const reopened = input.reopenCount ? ` (reopened${input.reopenCount > 1 ? ` ${input.reopenCount}×` : ''})` : '';
     blocks.push({
       type: 'section',
-      text: mrkdwn(
-        `${SEVERITY_EMOJI[input.severity ?? 'warning']} *${name}*${reopened}\n${subject(input)} is *${value}*, ${escapeMrkdwn(conditionText(input))}.`,
-      ),
+      text: mrkdwn(`${SEVERITY_EMOJI[input.severity ?? 'warning']} *${name}*${reopened}\n${statement(input)}.`),
     });
     blocks.push(
       factsLine(input, [
@@ -266,24 +321,26 @@ export function alertParentMessage(input: AlertMessageInput): SlackMessage {
  */
 export function alertReplyMessage(input: AlertMessageInput, kind: AlertReplyKind): SlackMessage {
   const value = formatValue(input.value, input.metric.unit);
-  const was = input.previousValue === undefined ? '' : ` (was ${formatValue(input.previousValue, input.metric.unit)})`;
-  const cond = escapeMrkdwn(conditionText(input));
+  const was =
+    input.previousValue === undefined || input.condition.kind === 'compound'
+      ? ''
+      : ` (was ${formatValue(input.previousValue, input.metric.unit)})`;
   const open = formatElapsed(Date.parse(input.now) - Date.parse(input.openedAt));
   let line: string;
   switch (kind) {
     case 'reminder':
-      line = `:arrows_counterclockwise: Still breached after ${open}: ${subject(input)} is *${value}*${was}, ${cond}.`;
+      line = `:arrows_counterclockwise: Still breached after ${open}: ${statement(input, was)}.`;
       break;
     case 'bigMove':
-      line = `:chart_with_upwards_trend: Large move: ${subject(input)} is now *${value}*${was}, ${cond}.`;
+      line = `:chart_with_upwards_trend: Large move: ${statement(input, was, 'is now')}.`;
       break;
     case 'reopened':
-      line = `${SEVERITY_EMOJI[input.severity ?? 'warning']} Reopened: ${subject(input)} is *${value}* again, ${cond}.`;
+      line = `${SEVERITY_EMOJI[input.severity ?? 'warning']} Reopened: ${statement(input, '', 'is', ' again')}.`;
       break;
     case 'resolved': {
       const at = input.resolvedAt ?? input.now;
       const after = formatElapsed(Date.parse(at) - Date.parse(input.openedAt));
-      line = `:white_check_mark: Resolved ${formatWhen(at, input.timezone)} after ${after}: ${subject(input)} is ${recoveryText(input)}: *${value}*.`;
+      line = `:white_check_mark: Resolved ${formatWhen(at, input.timezone)} after ${after}: ${resolvedText(input)}.`;
       break;
     }
   }

@@ -95,7 +95,7 @@ describe('alert rule schema: file:line errors', () => {
     [
       'two conditions',
       '    above: 6\n    anomaly: {}\n',
-      /alerts\[0\]: give exactly one condition: above, below, change or anomaly/,
+      /alerts\[0\]: give exactly one condition: above, below, equals, change or anomaly/,
     ],
     ['no condition', '    severity: info\n', /exactly one condition/],
     ['bare number as percent', '    change: { above: 30 }\n', /alerts\[0\]\.change/],
