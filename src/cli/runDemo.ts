@@ -6,9 +6,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type Logger, silentLogger, suggest, toError } from '../core/index.js';
+import { becauseLines, type ExplainedReport, explainMoved } from '../delivery/index.js';
 import {
   type ChartRenderer,
   errorMessage,
+  explanationChartView,
+  explanationMessage,
   jobProgressMessage,
   type PreviewEntry,
   type PreviewFile,
@@ -17,7 +20,7 @@ import {
   sharedChartRenderer,
 } from '../render/index.js';
 import type { ReportingClient } from '../reporting/index.js';
-import { formatReportProblem, type LoadedReport, loadReports, runReport } from '../reports/index.js';
+import { formatReportProblem, type LoadedReport, loadReports, type ReportView, runReport } from '../reports/index.js';
 import { demoAlerts } from './demoAlerts.js';
 import { clientFor } from './openReporting.js';
 import { writeDigestFiles } from './writeDigestFiles.js';
@@ -69,12 +72,30 @@ async function runOne(
       outDir: deps.outDir,
       logger: deps.logger,
     });
-    const written = await writeDigestFiles(view, deps.outDir, deps.renderer);
+    // As the scheduler's digest: the headline KPIs that moved get a because line, the ranking goes in the thread.
+    const explained = await explainMoved(
+      view,
+      { report, asOf: deps.now },
+      { client: deps.client, logger: deps.logger, defaultTimeZone: 'UTC' },
+    );
+    const written = await writeDigestFiles(view, deps.outDir, deps.renderer, {
+      ...(explained ? { because: becauseLines(explained) } : {}),
+    });
     files.push(...written.files);
     const message = written.message;
+    const thread = explained && explained.metrics.length > 0 ? [await whyMessage(explained, view, deps, files)] : [];
     const durationMs = performance.now() - started;
     const entries: PreviewEntry[] = [
-      { id: report.id, title: view.title, kind: 'digest', ok: true, message, files: files.map(file), durationMs },
+      {
+        id: report.id,
+        title: view.title,
+        kind: 'digest',
+        ok: true,
+        message,
+        ...(thread.length > 0 ? { thread } : {}),
+        files: files.map(file),
+        durationMs,
+      },
     ];
     if (view.mode === 'async') {
       // An async report first shows a progress message, updated in place when the job is done.
@@ -112,6 +133,34 @@ async function runOne(
       entries: [{ id: report.id, title, kind: 'failed', ok: false, message, files: [file(json)], durationMs }],
     };
   }
+}
+
+/** The explanation in a digest's thread, its contribution chart written as `<id>-why.png`. */
+async function whyMessage(
+  explained: ExplainedReport,
+  view: ReportView,
+  deps: { outDir: string; renderer: ChartRenderer },
+  files: string[],
+): Promise<SlackMessage> {
+  const first = explained.metrics[0];
+  let chart: { url: string; alt: string } | undefined;
+  if (first && !first.explanation.diffuse && first.explanation.drivers.length > 0) {
+    const png = await deps.renderer.renderView(
+      explanationChartView(first, { title: view.title, timezone: explained.timezone, reportId: view.reportId }),
+    );
+    if (png) {
+      const name = `${view.reportId}-why.png`;
+      await writeFile(join(deps.outDir, name), png.data);
+      files.push(name);
+      chart = { url: name, alt: png.alt };
+    }
+  }
+  return explanationMessage({
+    title: view.title,
+    periods: explained.periods,
+    metrics: explained.metrics,
+    ...(chart ? { chart } : {}),
+  });
 }
 
 /** An example of the error message a mistyped report name gets, with real suggestions. */

@@ -14,6 +14,7 @@ export async function writeDigestFiles(
   view: ReportView,
   outDir: string,
   renderer: ViewChartRenderer,
+  options: { because?: readonly string[] } = {},
 ): Promise<{ message: SlackMessage; files: string[] }> {
   const files: string[] = [];
   const render = async (kind: ViewChartKind, name: string) => {
@@ -31,6 +32,7 @@ export async function writeDigestFiles(
     ...(chart ? { chart } : {}),
     ...(shareChart ? { shareChart } : {}),
     ...(csvName ? { csvName } : {}),
+    ...(options.because && options.because.length > 0 ? { because: options.because } : {}),
   });
   const json = `${view.reportId}.message.json`;
   await writeFile(join(outDir, json), `${JSON.stringify(message, null, 2)}\n`);

@@ -15,7 +15,7 @@ import {
   type SharedPivotArguments,
 } from '../explain/index.js';
 import type { ExplainedMetric } from '../render/index.js';
-import type { PivotRequest, ReportingClient } from '../reporting/index.js';
+import { getMetric, type PivotRequest, type ReportingClient } from '../reporting/index.js';
 import {
   compileReport,
   describeColumn,
@@ -61,6 +61,12 @@ export function movedPast(explanation: Pick<Explanation, 'change' | 'baseline'>,
   if (explanation.change === 0) return false;
   if (explanation.baseline === 0) return true;
   return Math.abs(explanation.change / explanation.baseline) >= threshold;
+}
+
+/** Whether a metric's volume is a count (installs, clicks, impressions, events): its noise is then Poisson. */
+function countsOf(parts: MetricParts): boolean {
+  const volume = parts.kind === 'additive' ? parts.num : parts.den;
+  return getMetric(volume.name)?.unit === 'count';
 }
 
 /** The pivot arguments besides range, filter and fields that every group-by keeps (channel, cohorts, quality). */
@@ -153,6 +159,7 @@ export async function explainReport(target: ExplainTarget, deps: ExplainDeps): P
       {
         ...explainKind(parts),
         metric: key,
+        counts: countsOf(parts),
         dimensions,
         ...(settings.budget !== undefined ? { budget: settings.budget } : {}),
       },

@@ -81,14 +81,15 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
       break;
     }
     const rows = await ask(query);
-    frame ??= frameOf(request.kind, scale, rows);
+    frame ??= frameOf(request.kind, scale, rows, request.counts === true);
     scans.set(dimension, rows);
   }
   if (partial)
     notes.push(`partial: explored ${scans.size} of ${dimensions.length} dimensions (budget ${limit} queries)`);
   if (frame === undefined) {
     const whole = { dimensions: [], filter: {} };
-    if (used < limit && source.allows(whole)) frame = frameOf(request.kind, scale, await ask(whole));
+    if (used < limit && source.allows(whole))
+      frame = frameOf(request.kind, scale, await ask(whole), request.counts === true);
     else notes.push('nothing could be asked of the source');
   }
 

@@ -17,6 +17,8 @@ export interface Frame {
   readonly change: number;
   /** baseline + current volume: |num| for additive, den for a ratio. */
   readonly volume: number;
+  /** The measures are counts with Poisson noise (see `ExplainRequest.counts`). */
+  readonly counts?: boolean;
 }
 
 /** One segment measured against the frame. */
@@ -33,12 +35,14 @@ export interface Segment {
   readonly volume: number;
   /** Which of the segment's ratios is undefined (its denominator is 0); shown as 0. */
   readonly undefinedRatio?: 'current' | 'baseline' | 'both';
+  /** The segment's own sums, both periods (den 0 for an additive metric). */
+  readonly parts: { readonly n0: number; readonly n1: number; readonly d0: number; readonly d1: number };
 }
 
 const den = (m: Measure): number => m.den ?? 0;
 
 /** Sums rows into the frame of the whole. */
-export function frameOf(kind: 'additive' | 'ratio', scale: number, rows: readonly GroupRow[]): Frame {
+export function frameOf(kind: 'additive' | 'ratio', scale: number, rows: readonly GroupRow[], counts = false): Frame {
   let n0 = 0;
   let n1 = 0;
   let d0 = 0;
@@ -61,6 +65,7 @@ export function frameOf(kind: 'additive' | 'ratio', scale: number, rows: readonl
       current: n1,
       change: n1 - n0,
       volume: Math.abs(n0) + Math.abs(n1),
+      ...(counts ? { counts } : {}),
     };
   }
   // An undefined whole ratio is reported as 0 with a note by the caller (explain stops there).
@@ -77,6 +82,7 @@ export function frameOf(kind: 'additive' | 'ratio', scale: number, rows: readonl
     current,
     change: current - baseline,
     volume: Math.abs(d0) + Math.abs(d1),
+    ...(counts ? { counts } : {}),
   };
 }
 
@@ -91,7 +97,15 @@ export function measureSegment(frame: Frame, where: Where, row: GroupRow): Segme
   const n1 = row.current.num;
   if (frame.kind === 'additive') {
     const contribution = n1 - n0;
-    return { where, current: n1, baseline: n0, contribution, power: contribution, volume: Math.abs(n0) + Math.abs(n1) };
+    return {
+      where,
+      current: n1,
+      baseline: n0,
+      contribution,
+      power: contribution,
+      volume: Math.abs(n0) + Math.abs(n1),
+      parts: { n0, n1, d0: 0, d1: 0 },
+    };
   }
   const { scale } = frame;
   const d0 = den(row.baseline);
@@ -118,6 +132,7 @@ export function measureSegment(frame: Frame, where: Where, row: GroupRow): Segme
     mix,
     rate,
     volume: Math.abs(d0) + Math.abs(d1),
+    parts: { n0, n1, d0, d1 },
     ...(undefinedRatio === undefined ? {} : { undefinedRatio }),
   };
 }

@@ -29,8 +29,38 @@ export function standsOut(frame: Frame, segment: Segment, siblings: readonly Seg
   const mz = median(zs);
   const mad = median(zs.map((v) => Math.abs(v - mz)));
   return (
-    direction * (r(segment) - median(rs)) >= MIN_RELATIVE_DEVIATION && direction * (z(segment) - mz) > MAD_FACTOR * mad
+    direction * (r(segment) - median(rs)) >= MIN_RELATIVE_DEVIATION &&
+    direction * (z(segment) - mz) > MAD_FACTOR * mad &&
+    (!frame.counts || beyondCountingNoise(frame, segment))
   );
+}
+
+/** Standard deviations of Poisson noise a segment of counts must move beyond to stand out. */
+export const COUNT_NOISE_SIGMAS = 3;
+
+/**
+ * Whether a segment of counts moved beyond its counting noise, against what the whole's own move
+ * would predict for it. Additive: its count against its baseline scaled by the whole's ratio.
+ * Ratio (a count denominator): its denominator's share moved (mix) or its own ratio moved (rate),
+ * each against the noise of the counts it is made of.
+ */
+export function beyondCountingNoise(frame: Frame, segment: Segment): boolean {
+  const { n0, n1, d0, d1 } = segment.parts;
+  const z = (observed: number, base: number, k: number) =>
+    (observed - base * k) / Math.sqrt(Math.max(1, Math.abs(observed) + Math.abs(base) * k * k));
+  if (frame.kind === 'additive') {
+    const k = frame.n0 === 0 ? 1 : frame.n1 / frame.n0;
+    return Math.abs(z(n1, n0, k)) >= COUNT_NOISE_SIGMAS;
+  }
+  const mix = Math.abs(z(d1, d0, frame.d0 === 0 ? 1 : frame.d1 / frame.d0)) >= COUNT_NOISE_SIGMAS;
+  if (mix) return true;
+  if (d0 <= 0 || d1 <= 0 || n0 === 0 || frame.baseline === 0) return false;
+  // A ratio over a count: its relative noise is about 1/√count in each period.
+  const c0 = n0 / d0;
+  const c1 = n1 / d1;
+  const expected = c0 * (frame.current / frame.baseline);
+  const sd = Math.abs(c0) * Math.sqrt(1 / d0 + 1 / d1);
+  return sd > 0 && Math.abs(c1 - expected) / sd >= COUNT_NOISE_SIGMAS;
 }
 
 function median(values: readonly number[]): number {

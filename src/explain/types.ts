@@ -49,6 +49,12 @@ export interface ExplainRequest {
   readonly budget?: number;
   /** Below this baseline+current volume (den, or |num| for additive) say "too little volume". */
   readonly minVolume?: number;
+  /**
+   * The measures are counts (installs, clicks, impressions, events: the additive metric, or the
+   * ratio's denominator), whose noise is Poisson: a segment then stands out only when its move is
+   * also beyond counting noise (about 3 standard deviations), so a small sample names no driver.
+   */
+  readonly counts?: boolean;
 }
 
 /**

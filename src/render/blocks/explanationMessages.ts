@@ -108,7 +108,7 @@ export function becauseLine(metric: ExplainedMetric): string {
   const best = e.drivers[0];
   if (e.change === 0) return `${head}: no change to explain`;
   if (e.diffuse || best === undefined) {
-    return `${head}: diffuse, spread over many segments; none explains most of it${partial}`;
+    return `${head}: diffuse, no segment stands out from the rest${partial}`;
   }
   const kind = mixOrRate(best);
   const kindText = kind === undefined ? '' : `; ${kind === 'both' ? 'mix and rate' : kind}`;
