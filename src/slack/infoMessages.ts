@@ -23,6 +23,7 @@ export function helpMessage(options: { sandbox: boolean; timezone: string }): Sl
     '*The exact language*',
     '• `/pivot installs(attrTouch=CLICK) as clickInstalls, spend by campaign, date:daily last 14 days where countryCode in (US,BR) top 10 by spend`',
     '• `/pivot impressions clicks ctr by siteBundle last 7 days having impressions > 10000 csv` (add `async` for big ones)',
+    '*Why did it move*: `/pivot why installs yesterday vs same day last week` · `/pivot why cpi by country last 7 days` (drivers by country, source, campaign…; mix vs rate for ratios). Answers with a comparison have an *Explain* button; digests say why their headline KPIs moved.',
     '*Vocabulary*: `/pivot help metrics` · `/pivot help dimensions` · `/pivot help ranges`',
     '*With clicks*: `/pivot` alone (or `/pivot new`) opens the query builder; every answer has *Schedule this* (admins) to post it on a schedule.',
     '*Named reports*',
