@@ -1,4 +1,4 @@
-// The shared kernel every domain may use: the error hierarchy, invariants, suggestions, logging.
+// The shared kernel every domain may use: the error hierarchy, invariants, suggestions, logging, test failpoints.
 
 export { compiledSibling } from './compiledSibling.js';
 export { dateTimeFormat } from './dateTimeFormat.js';
@@ -20,5 +20,6 @@ export {
   toError,
   UserInputError,
 } from './errors.js';
+export { failpoint } from './failpoint.js';
 export { createLogger, type Logger, type LoggerOptions, scrubSecrets, silentLogger } from './logger.js';
 export { CancelledError, sleep, untilAborted } from './sleep.js';
