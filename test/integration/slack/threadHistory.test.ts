@@ -96,10 +96,10 @@ describe('threads in the Slack test server', () => {
   it('answers conversations.replies with the parent first, then the replies oldest first, in an exclusive range', async () => {
     const gateway = gatewayFor();
     const parent = await gateway.post(CHANNEL, message('parent'));
-    const replies = [];
-    for (const text of ['r1', 'r2', 'r3'])
-      replies.push(await gateway.post(CHANNEL, message(text), { threadTs: parent.ts }));
-    const [r1, , r3] = replies as [{ ts: string }, { ts: string }, { ts: string }];
+    const reply = (text: string) => gateway.post(CHANNEL, message(text), { threadTs: parent.ts });
+    const r1 = await reply('r1');
+    await reply('r2');
+    const r3 = await reply('r3');
 
     const all = await call('conversations.replies', { channel: CHANNEL, ts: parent.ts });
     expect(texts(all)).toEqual(['parent', 'r1', 'r2', 'r3']);
