@@ -1,4 +1,4 @@
-// The shared kernel every domain may use: the error hierarchy, invariants, suggestions, logging.
+// The shared kernel every domain may use: the error hierarchy, invariants, suggestions, logging, test failpoints.
 
 export { compiledSibling } from './compiledSibling.js';
 export { dateTimeFormat } from './dateTimeFormat.js';

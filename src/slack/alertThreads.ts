@@ -28,6 +28,7 @@ import {
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';
 import type { DeliveryDeps } from './deliverRun.js';
+import { isTopLevel } from './historyMessages.js';
 import { postWithImage } from './postWithImage.js';
 import { SlackDeliveryError } from './SlackDeliveryError.js';
 import type { HistoryMessage, Posted } from './SlackGateway.js';
@@ -107,14 +108,17 @@ export function parentsOf(incident: AlertIncident): Array<{ channel: string; ts:
   return out;
 }
 
-/** The parent of this incident in a channel's history (a post an earlier process made), if any. */
+/**
+ * The parent of this incident in a channel's history (a post an earlier process made), if any: a
+ * top-level post (`isTopLevel`, so also one that already has replies) with the incident's metadata.
+ */
 export function findAlertParent(
   messages: readonly HistoryMessage[],
   incident: AlertIncident,
 ): HistoryMessage | undefined {
   return messages.find(
     (m) =>
-      !m.threadTs &&
+      isTopLevel(m) &&
       m.metadata?.event_type === ALERT_EVENT_TYPE &&
       m.metadata.event_payload.report === incident.reportId &&
       m.metadata.event_payload.rule === incident.ruleId &&
@@ -204,9 +208,9 @@ export async function ensureParents(
       } else {
         posted = await deps.slack.post(channel, unavailable ? withChartUnavailable(message) : message, postOptions);
       }
+      // The crash tests kill the bot on this line (or at the failpoint): posted, not yet recorded.
       deps.logger.debug({ ...where, ts: posted.ts }, 'alert parent posted');
-      // The crash test stops the bot here: posted, not yet recorded.
-      failpoint('alert-after-parent-post');
+      failpoint('alert-parent-posted');
       found = posted;
     }
     const stored = deps.store.incidents.get(current.id) ?? current;

@@ -10,6 +10,7 @@ import { findReport, type LoadedReports } from '../reports/index.js';
 import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
 import { type DeliveryDeps, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
+import { isTopLevel } from './historyMessages.js';
 import type { HistoryMessage, MessageMetadata } from './SlackGateway.js';
 
 /** The metadata event type of digest posts. */
@@ -51,8 +52,10 @@ export function findDigestPost(
   return messages.find((m) => isDigestPost(m, run));
 }
 
+/** A top-level post (the digest, or an async run's progress message) with this slot's metadata. */
 function isDigestPost(m: HistoryMessage, run: Pick<SlotRun, 'spec' | 'slot'>): boolean {
   return (
+    isTopLevel(m) &&
     m.metadata?.event_type === DIGEST_EVENT &&
     m.metadata.event_payload.report === run.spec.report &&
     m.metadata.event_payload.slot === run.slot.toISOString()
@@ -141,7 +144,8 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
     { ...deps, signal: run.signal },
   );
   deps.logger.debug({ ...where, ts: delivered.messageTs }, 'digest delivered');
-  failpoint('digest-after-delivery');
+  // Posted, its thread files too; the scheduler has not recorded the run yet.
+  failpoint('digest-posted');
   return { messageTs: delivered.messageTs };
 }
 

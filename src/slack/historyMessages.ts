@@ -12,6 +12,19 @@ export function pageArgs(options: HistoryOptions) {
   };
 }
 
+/**
+ * Whether a message read from a channel's history is a top-level post (a digest, an alert parent, a
+ * progress message) rather than a reply. Slack gives a parent that has replies a `thread_ts` equal to
+ * its own `ts`; only a reply carries another (one broadcast to the channel shows in its history), so
+ * "no thread_ts" alone would miss every parent that already has a reply. Every reader that recognises
+ * its own top-level post in history by metadata goes through this one rule.
+ *
+ * @example messages.filter(isTopLevel) // the parents and plain posts, without broadcast replies
+ */
+export function isTopLevel(message: Pick<HistoryMessage, 'ts' | 'threadTs'>): boolean {
+  return message.threadTs === undefined || message.threadTs === message.ts;
+}
+
 /** The cursor of the page after this one, if Slack says there is one. */
 export function nextCursorOf(result: unknown): string | undefined {
   const cursor = (result as { response_metadata?: { next_cursor?: unknown } }).response_metadata?.next_cursor;

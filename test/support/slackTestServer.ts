@@ -45,7 +45,10 @@ export interface StoredMessage {
   ts: string;
   text: string;
   blocks: unknown;
+  /** A reply's parent (a parent itself has none here; `conversations.history` adds Slack's `thread_ts`). */
   threadTs?: string;
+  /** A reply posted with `reply_broadcast`: also shown in the channel's history. */
+  broadcast?: boolean;
   metadata?: StoredMetadata;
 }
 
@@ -75,7 +78,10 @@ export interface SlackTestServerOptions {
  * (auth.test, chat.postMessage/update/postEphemeral, views.publish, the files upload-v2 flow,
  * conversations.info, .list, .history and .replies, response_url hooks), records every call, and answers 429, 5xx
  * or Slack errors on demand. Messages keep the `metadata` they were posted or updated with, and
- * `conversations.history` returns it with `include_all_metadata`. In rate-limit mode
+ * `conversations.history` returns it with `include_all_metadata`. Threads read as in Slack: a parent
+ * with replies carries `thread_ts` (its own ts), `reply_count` and `latest_reply` in the history,
+ * where only replies posted with `reply_broadcast` show; `conversations.replies` gives the parent,
+ * then the replies oldest first; `oldest`/`latest` are exclusive unless `inclusive`. In rate-limit mode
  * (`rateLimits`, `enforceRateLimits`) it answers 429 with Retry-After as Slack's limits would.
  * Point the bot at `apiUrl` through SLACK_API_URL. It also plays Socket Mode:
  * `apps.connections.open` (with an `xapp-` token) hands out a WebSocket on this server, which
@@ -373,7 +379,10 @@ export class SlackTestServer {
         if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
         const ts = this.nextTs();
         const message: StoredMessage = { channel, ts, text: String(args.text ?? ''), blocks: args.blocks };
-        if (typeof args.thread_ts === 'string') message.threadTs = args.thread_ts;
+        if (typeof args.thread_ts === 'string') {
+          message.threadTs = args.thread_ts;
+          if (isTrue(args.reply_broadcast)) message.broadcast = true;
+        }
         const metadata = asMetadata(args.metadata);
         if (metadata) message.metadata = metadata;
         this.messages.push(message);
@@ -486,24 +495,22 @@ export class SlackTestServer {
     return channel;
   }
 
-  /** Like Slack: a channel's top-level messages (thread replies stay in their thread), newest first. */
+  /**
+   * Like Slack: a channel's top-level messages and the replies broadcast to it (other replies stay in
+   * their thread), newest first; `oldest`/`latest` exclusive unless `inclusive`. A parent that has
+   * replies carries `thread_ts` (its own ts), `reply_count` and `latest_reply`; a broadcast reply
+   * carries its parent's `thread_ts` and the subtype `thread_broadcast`.
+   */
   private history(args: Record<string, unknown>): Record<string, unknown> {
     const channel = String(args.channel ?? '');
     if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
     if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
     const limit = Math.min(999, Math.max(1, Number(args.limit ?? 100) || 100));
-    const inclusive = isTrue(args.inclusive);
-    const oldest = args.oldest === undefined ? undefined : tsMicros(String(args.oldest));
-    const latest = args.latest === undefined ? undefined : tsMicros(String(args.latest));
+    const inRange = rangeOf(args);
     const withMetadata = isTrue(args.include_all_metadata);
     const found = this.messages
-      .filter((m) => m.channel === channel && (m.threadTs === undefined || m.threadTs === m.ts))
-      .filter((m) => {
-        const at = tsMicros(m.ts);
-        if (oldest !== undefined && (inclusive ? at < oldest : at <= oldest)) return false;
-        if (latest !== undefined && (inclusive ? at > latest : at >= latest)) return false;
-        return true;
-      })
+      .filter((m) => m.channel === channel && (m.threadTs === undefined || m.threadTs === m.ts || m.broadcast))
+      .filter((m) => inRange(m.ts))
       .sort((a, b) => (tsMicros(b.ts) > tsMicros(a.ts) ? 1 : -1));
     const { slice, more } = pageOf(found, args.cursor, limit);
     return {
@@ -516,29 +523,51 @@ export class SlackTestServer {
         ts: m.ts,
         text: m.text,
         ...(m.blocks !== undefined ? { blocks: m.blocks } : {}),
-        ...(m.threadTs !== undefined ? { thread_ts: m.threadTs } : {}),
+        ...(m.threadTs !== undefined && m.threadTs !== m.ts
+          ? { thread_ts: m.threadTs, subtype: 'thread_broadcast' }
+          : this.threadFields(channel, m.ts)),
         ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
       })),
     };
   }
 
-  /** Like Slack: a thread's parent then its replies, oldest first; metadata with `include_all_metadata`. */
+  /** The replies in a thread (messages and file shares), oldest first. */
+  private repliesIn(
+    channel: string,
+    ts: string,
+  ): Array<{ ts: string; text: string; files?: unknown[]; metadata?: StoredMetadata }> {
+    const shares = this.fileShares
+      .filter((f) => f.channel === channel && f.threadTs === ts)
+      .map((f) => ({ ts: f.ts, text: '', files: f.files }));
+    return [...this.messages.filter((m) => m.channel === channel && m.threadTs === ts && m.ts !== ts), ...shares].sort(
+      (a, b) => (tsMicros(a.ts) > tsMicros(b.ts) ? 1 : -1),
+    );
+  }
+
+  /** What Slack adds to a parent that has replies: `thread_ts` (its own ts), `reply_count`, `latest_reply`. */
+  private threadFields(channel: string, ts: string): Record<string, unknown> {
+    const replies = this.repliesIn(channel, ts);
+    const latest = replies.at(-1);
+    if (!latest) return {};
+    return { thread_ts: ts, reply_count: replies.length, latest_reply: latest.ts };
+  }
+
+  /**
+   * Like Slack: a thread's parent first (with its thread fields), then its replies oldest first,
+   * those within `oldest`/`latest` (exclusive unless `inclusive`); the parent heads the first page
+   * whatever the range, and later pages hold replies only. Metadata with `include_all_metadata`.
+   */
   private replies(args: Record<string, unknown>): Record<string, unknown> {
     const channel = String(args.channel ?? '');
     const ts = String(args.ts ?? '');
     if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
     if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
-    if (!this.messages.some((m) => m.channel === channel && m.ts === ts))
-      return { ok: false, error: 'thread_not_found' };
+    const parent = this.messages.find((m) => m.channel === channel && m.ts === ts);
+    if (!parent) return { ok: false, error: 'thread_not_found' };
     const limit = Math.min(1000, Math.max(1, Number(args.limit ?? 1000) || 1000));
+    const inRange = rangeOf(args);
     const withMetadata = isTrue(args.include_all_metadata);
-    const shares = this.fileShares
-      .filter((f) => f.channel === channel && f.threadTs === ts)
-      .map((f) => ({ ts: f.ts, text: '', files: f.files }) as { ts: string; text: string; files?: unknown[] });
-    const found = [
-      ...this.messages.filter((m) => m.channel === channel && (m.ts === ts || m.threadTs === ts)),
-      ...shares,
-    ].sort((a, b) => (tsMicros(a.ts) > tsMicros(b.ts) ? 1 : -1));
+    const found = [parent, ...this.repliesIn(channel, ts).filter((m) => inRange(m.ts))];
     const { slice, more } = pageOf(found, args.cursor, limit);
     return {
       ok: true,
@@ -548,10 +577,10 @@ export class SlackTestServer {
         user: 'U_BOT',
         bot_id: 'B_BOT',
         ts: m.ts,
-        thread_ts: ts,
         text: m.text,
+        ...(m === parent ? this.threadFields(channel, ts) : { thread_ts: ts, parent_user_id: 'U_BOT' }),
         ...('files' in m && m.files ? { files: m.files } : {}),
-        ...(withMetadata && 'metadata' in m && m.metadata ? { metadata: m.metadata } : {}),
+        ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
       })),
     };
   }
@@ -624,6 +653,19 @@ function asMetadata(value: unknown): StoredMetadata | undefined {
   const { event_type, event_payload } = parsed as Record<string, unknown>;
   if (typeof event_type !== 'string') return undefined;
   return { event_type, event_payload: (event_payload ?? {}) as Record<string, unknown> };
+}
+
+/** Slack's `oldest`/`latest` window of a history or replies call: both bounds exclusive unless `inclusive`. */
+function rangeOf(args: Record<string, unknown>): (ts: string) => boolean {
+  const inclusive = isTrue(args.inclusive);
+  const oldest = args.oldest === undefined ? undefined : tsMicros(String(args.oldest));
+  const latest = args.latest === undefined ? undefined : tsMicros(String(args.latest));
+  return (ts) => {
+    const at = tsMicros(ts);
+    if (oldest !== undefined && (inclusive ? at < oldest : at <= oldest)) return false;
+    if (latest !== undefined && (inclusive ? at > latest : at >= latest)) return false;
+    return true;
+  };
 }
 
 function isTrue(value: unknown): boolean {

@@ -81,3 +81,19 @@ export async function runAndKillAtRandom(start: StartBot): Promise<void> {
     clearTimeout(timer);
   }
 }
+
+/**
+ * Runs a bot started with `PIVOTBOT_FAILPOINT` until it exits (the failpoint ends it with code 137),
+ * SIGKILLing it if it has not within `deadlineMs`. Resolves to its exit code (null when killed).
+ */
+export async function runUntilExit(start: () => SpawnedBot, deadlineMs: number): Promise<number | null> {
+  const bot = start();
+  bot.child.stdout?.resume();
+  const timer = setTimeout(() => bot.child.kill('SIGKILL'), deadlineMs);
+  try {
+    await bot.exited;
+  } finally {
+    clearTimeout(timer);
+  }
+  return bot.child.exitCode;
+}

@@ -22,7 +22,7 @@ const CHANNEL = 'C0GENERAL1';
 const report = (above: number) => spendWatchReport({ channel: CHANNEL, above });
 
 /** Where each run crashes: the failpoint the bot exits at. */
-const CRASHES = ['alert-after-evaluation-stored', 'alert-after-parent-post', 'alert-after-parent-post'] as const;
+const CRASHES = ['alert-after-evaluation-stored', 'alert-parent-posted', 'alert-parent-posted'] as const;
 
 interface StoredIncidents {
   incidents: Array<{

@@ -19,7 +19,7 @@ import { runAndKillAtRandom, runUntilFailpoint, type StartBot, spawnBot } from '
 const CHANNEL = 'C0GENERAL1';
 const KILLS = 50;
 /** Where a run crashes: a failpoint of a delivery, or a SIGKILL at a random moment. */
-const POINTS = ['digest-after-claim', 'result-after-post', 'digest-after-delivery', 'random'] as const;
+const POINTS = ['digest-after-claim', 'result-after-post', 'digest-posted', 'random'] as const;
 
 type Point = (typeof POINTS)[number];
 
@@ -60,7 +60,7 @@ describe('scheduled digests across SIGKILLs', () => {
     const hits: Record<Point, number> = {
       'digest-after-claim': 0,
       'result-after-post': 0,
-      'digest-after-delivery': 0,
+      'digest-posted': 0,
       random: 0,
     };
     for (let i = 0; i < KILLS; i++) {

@@ -1,44 +1,57 @@
 import { jest } from '@jest/globals';
 import { failpoint } from '../../../src/core/index.js';
 
+/** What `process.exit` was called with, thrown instead of ending the test process. */
+class Exited extends Error {
+  constructor(readonly code: unknown) {
+    super(`process.exit(${String(code)})`);
+  }
+}
+
 describe('failpoint', () => {
   const saved = process.env.PIVOTBOT_FAILPOINT;
-  let exits: Array<number | string | null | undefined>;
+  let exit: ReturnType<typeof jest.spyOn>;
 
   beforeEach(() => {
-    exits = [];
-    jest.spyOn(process, 'exit').mockImplementation((code) => {
-      exits.push(code);
-      return undefined as never;
+    exit = jest.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Exited(code);
     });
   });
 
   afterEach(() => {
-    jest.restoreAllMocks();
+    exit.mockRestore();
     if (saved === undefined) delete process.env.PIVOTBOT_FAILPOINT;
     else process.env.PIVOTBOT_FAILPOINT = saved;
   });
 
-  it('does nothing when PIVOTBOT_FAILPOINT is unset or empty', () => {
-    delete process.env.PIVOTBOT_FAILPOINT;
-    failpoint('after-post');
-    process.env.PIVOTBOT_FAILPOINT = '';
-    failpoint('after-post');
-    expect(exits).toEqual([]);
+  const reached = (spec: string | undefined, name: string): unknown => {
+    if (spec === undefined) delete process.env.PIVOTBOT_FAILPOINT;
+    else process.env.PIVOTBOT_FAILPOINT = spec;
+    try {
+      failpoint(name);
+      return 'went on';
+    } catch (error) {
+      return error instanceof Exited ? error.code : error;
+    }
+  };
+
+  it.each([
+    [undefined, 'alert-parent-posted', 'went on'],
+    ['', 'alert-parent-posted', 'went on'],
+    ['alert-parent-posted:exit', 'alert-parent-posted', 137],
+    ['alert-parent-posted:exit', 'digest-posted', 'went on'],
+    ['digest-posted:exit,alert-parent-posted:exit', 'alert-parent-posted', 137],
+    [' digest-posted : exit ', 'digest-posted', 137],
+    ['digest-posted', 'digest-posted', 'went on'],
+    ['digest-posted:pause', 'digest-posted', 'went on'],
+    ['digest-posted-later:exit', 'digest-posted', 'went on'],
+  ])('PIVOTBOT_FAILPOINT=%j at %s → %j', (spec, name, expected) => {
+    expect(reached(spec, name)).toBe(expected);
   });
 
-  it('exits with 137 at a named point, read when reached, from a comma-separated list', () => {
-    process.env.PIVOTBOT_FAILPOINT = 'before-claim:exit, after-post:exit';
-    failpoint('after-claim');
-    expect(exits).toEqual([]);
-    failpoint('after-post');
-    failpoint('before-claim');
-    expect(exits).toEqual([137, 137]);
-  });
-
-  it('ignores a point named without the :exit action', () => {
-    process.env.PIVOTBOT_FAILPOINT = 'after-post';
-    failpoint('after-post');
-    expect(exits).toEqual([]);
+  it('reads the variable at each call, not once at load', () => {
+    expect(reached(undefined, 'digest-posted')).toBe('went on');
+    expect(reached('digest-posted:exit', 'digest-posted')).toBe(137);
+    expect(exit).toHaveBeenCalledTimes(1);
   });
 });
