@@ -48,17 +48,18 @@ const ORIGINAL_COLUMNS =
 
 /** The plants' product and which plants (a hash of their indexes) for one metric code, per fact row. */
 function factorOf(name: string, metric: string): string {
-  return `product(factor ORDER BY plant) FILTER (WHERE ${metric}) AS f_${name},
+  return `product(factor) FILTER (WHERE ${metric}) AS f_${name},
     bit_xor(hash(plant)) FILTER (WHERE ${metric}) AS s_${name}`;
 }
 
 /**
  * A whole-number column multiplied without drift: within the rows the same plants match (window
- * `w`, one factor F), row i gets round(F·Cᵢ) − round(F·Cᵢ₋₁) with C the running sum of the
+ * `w`; F is its first row's product, so one value even where a product's rounding depends on the
+ * order of its factors), row i gets round(F·Cᵢ) − round(F·Cᵢ₋₁) with C the running sum of the
  * originals, so the rows add up to round(F·total) and each is the floor or ceiling of F·xᵢ.
  */
 function scaledCount(column: string, name: string, w: string): { running: string; value: string } {
-  const f = `f_${name}`;
+  const f = `g_${name}`;
   return {
     running: `sum(${column}) OVER ${w} AS c_${column}`,
     value: `CASE WHEN ${f} IS NULL OR ${column} IS NULL THEN ${column}
@@ -87,7 +88,8 @@ WITH fac AS (
     ${factorOf('spd', 'metric = 3')}, ${factorOf('cnv', 'metric IN (4, 5)')}
   FROM plant_hits GROUP BY rid
 ), r AS (
-  SELECT o.*, fac.* EXCLUDE (rid), ${COUNTS.map((c) => c.running).join(', ')}
+  SELECT o.*, fac.* EXCLUDE (rid), ${COUNTS.map((c) => c.running).join(', ')},
+    first_value(f_imp) OVER wi AS g_imp, first_value(f_clk) OVER wc AS g_clk, first_value(f_cnv) OVER wx AS g_cnv
   FROM plant_originals o JOIN fac USING (rid)
   WINDOW wi AS (PARTITION BY s_imp ORDER BY rid), wc AS (PARTITION BY s_clk ORDER BY rid),
     wx AS (PARTITION BY s_cnv, assisted ORDER BY rid)
