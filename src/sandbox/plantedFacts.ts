@@ -11,7 +11,9 @@
  * Counts stay whole numbers without drifting: within the rows one set of plants matches, a count's
  * new values are the differences of the rounded running sum of `original × factor`, so the
  * segment's total is the exact product rounded once, and each row gets the floor or the ceiling of
- * its own product (a row of 1 install × 0.4 becomes 0 or 1, not always 0).
+ * its own product (a row of 1 install × 0.4 becomes 0 or 1, not always 0). Mobile and CTV rows,
+ * and attributed and assisted conversions, are rounded apart: a default (mobile) pivot of the
+ * segment's installs shows round(factor × original) exactly.
  */
 import { ConfigError, didYouMean, suggest, UserInputError } from '../core/index.js';
 import type { SandboxDb } from './db.js';
@@ -36,15 +38,15 @@ const METRIC: Readonly<Record<PlantMetric, { code: number; kind: number }>> = {
 };
 
 const SETUP_SQL = `
-CREATE TABLE IF NOT EXISTS plant_originals (rid BIGINT, ts TIMESTAMPTZ, kind UTINYINT, assisted BOOLEAN,
+CREATE TABLE IF NOT EXISTS plant_originals (rid BIGINT, ts TIMESTAMPTZ, channel UTINYINT, kind UTINYINT, assisted BOOLEAN,
   impressions INTEGER, uniq_imps INTEGER, viewable INTEGER, clicks INTEGER, uniq_clicks INTEGER, spend DOUBLE,
   cnt INTEGER, uniq INTEGER, revenue DOUBLE);
 CREATE TABLE IF NOT EXISTS plant_hits (rid BIGINT, plant INTEGER, metric UTINYINT, factor DOUBLE, ts TIMESTAMPTZ,
-  kind UTINYINT, assisted BOOLEAN, impressions INTEGER, uniq_imps INTEGER, viewable INTEGER, clicks INTEGER,
+  channel UTINYINT, kind UTINYINT, assisted BOOLEAN, impressions INTEGER, uniq_imps INTEGER, viewable INTEGER, clicks INTEGER,
   uniq_clicks INTEGER, spend DOUBLE, cnt INTEGER, uniq INTEGER, revenue DOUBLE);`;
 
 const ORIGINAL_COLUMNS =
-  'kind, assisted, impressions, uniq_imps, viewable, clicks, uniq_clicks, spend, cnt, uniq, revenue';
+  'channel, kind, assisted, impressions, uniq_imps, viewable, clicks, uniq_clicks, spend, cnt, uniq, revenue';
 
 /** The plants' product and which plants (a hash of their indexes) for one metric code, per fact row. */
 function factorOf(name: string, metric: string): string {
@@ -79,8 +81,8 @@ const COUNTS = [
 
 /**
  * The facts' new values: originals times the product of the factors of the plants matching them.
- * Counts are scaled within the rows matched by the same plants, attributed and assisted
- * conversions apart, so each plant's segment keeps its exact total.
+ * Counts are scaled within the rows matched by the same plants, per channel and with attributed and
+ * assisted conversions apart, so each plant's segment keeps its exact total.
  */
 const NEW_VALUES_SQL = `
 WITH fac AS (
@@ -91,15 +93,15 @@ WITH fac AS (
   SELECT o.*, fac.* EXCLUDE (rid), ${COUNTS.map((c) => c.running).join(', ')},
     first_value(f_imp) OVER wi AS g_imp, first_value(f_clk) OVER wc AS g_clk, first_value(f_cnv) OVER wx AS g_cnv
   FROM plant_originals o JOIN fac USING (rid)
-  WINDOW wi AS (PARTITION BY s_imp ORDER BY rid), wc AS (PARTITION BY s_clk ORDER BY rid),
-    wx AS (PARTITION BY s_cnv, assisted ORDER BY rid)
+  WINDOW wi AS (PARTITION BY s_imp, channel ORDER BY rid), wc AS (PARTITION BY s_clk, channel ORDER BY rid),
+    wx AS (PARTITION BY s_cnv, channel, assisted ORDER BY rid)
 )
 SELECT rid, ${COUNTS.map((c) => c.value).join(',\n  ')},
   CASE WHEN f_spd IS NULL THEN spend ELSE spend * f_spd END AS spend,
   CASE WHEN f_cnv IS NULL THEN revenue ELSE revenue * f_cnv END AS revenue
 FROM r
 UNION ALL BY NAME
-SELECT rid, ${ORIGINAL_COLUMNS.replace('kind, assisted, ', '')} FROM plant_originals ANTI JOIN fac USING (rid)`;
+SELECT rid, ${ORIGINAL_COLUMNS.replace('channel, kind, assisted, ', '')} FROM plant_originals ANTI JOIN fac USING (rid)`;
 
 /** The column SQL of a dimension, as the API groups by it (siteBundle: NULL before its cut-off). */
 function dimensionSql(name: string, siteBundleSince: string, params: SqlParams): { sql: string; joins: JoinName[] } {

@@ -5,10 +5,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { ConfigError } from '../../../src/core/index.js';
+import { seededRandom } from '../../../src/sandbox/faults.js';
 import { runSandboxCommand, startSandbox } from '../../../src/sandbox/index.js';
 import type { PlantInput } from '../../../src/sandbox/plants.js';
 import { plantsRoute } from '../../../src/sandbox/plantsRoute.js';
-import { useSandbox } from '../../support/sandboxClient.js';
+import { useSandbox, utcDay } from '../../support/sandboxClient.js';
 
 const NOW = new Date('2026-11-21T05:30:00Z');
 const YESTERDAY = '2026-11-20';
@@ -214,6 +215,46 @@ describe('planted causes over PUT /sandbox/plants', () => {
     expect(n(after.totals.sourceViewa)).toBeCloseTo(n(before.totals.sourceViewa), 2);
     expect(n(after.totals.ctr)).toBeCloseTo(2 * n(before.totals.ctr), 4);
   });
+
+  it('random plants, one after another: the segment gets round(factor × original), every other row is unchanged', async () => {
+    const random = seededRandom(7);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const dimensions = ['countryCode', 'appPlatform', 'campaignId', 'adType', 'deviceType'];
+    const metrics = ['installs', 'spend', 'clicks', 'impressions', 'events'] as const;
+    for (let i = 0; i < 30; i++) {
+      const from = 1 + Math.floor(random() * 6);
+      const days: PlantInput['days'] =
+        random() < 0.5 ? 'yesterday' : [utcDay(NOW, from), utcDay(NOW, from - 1 - Math.floor(random() * 3))];
+      const [start, end] = days === 'yesterday' ? [YESTERDAY, TODAY] : days;
+      await plantsApi().put([]);
+      const segments = (await pivot(dimensions.join(' '), { from: start, to: end, metrics: 'installs' })).results;
+      const segment = pick(segments);
+      const dims = [...dimensions].sort(() => random() - 0.5).slice(0, 1 + (i % 3));
+      const plant: PlantInput = {
+        where: Object.fromEntries(dims.map((d) => [d, String(segment[d])])),
+        metric: pick(metrics),
+        factor: Math.round(random() * 250) / 100,
+        days,
+      };
+      const query = () => pivot(dims.join(' '), { from: start, to: end, metrics: plant.metric });
+      const before = await query();
+      expect((await plantsApi().put(plant)).status).toBe(200);
+      const after = await query();
+      const key = (r: Row) => dims.map((d) => String(r[d])).join('/');
+      const target = dims.map((d) => plant.where[d]).join('/');
+      const was = new Map(before.results.map((r) => [key(r), r]));
+      expect(after.results.some((r) => key(r) === target)).toBe(true);
+      for (const row of after.results) {
+        const old = n(was.get(key(row))?.[plant.metric]);
+        if (key(row) !== target) expect(row).toEqual(was.get(key(row)));
+        else if (plant.metric === 'spend') expect(n(row.spend)).toBeCloseTo(plant.factor * old, 6);
+        else expect(n(row[plant.metric])).toBe(Math.floor(plant.factor * old + 0.5));
+      }
+      expect(sum(after.results, plant.metric)).toBeCloseTo(n(after.totals[plant.metric]), 6);
+    }
+    await plantsApi().put([]);
+    expect(await factsFingerprint()).toBe(original);
+  }, 120_000);
 
   it.each([
     ['{"where": ', /Request body must be JSON/],
