@@ -212,8 +212,8 @@ WHERE rid NOT IN (SELECT rid FROM plant_originals)`);
           `SELECT strftime(min(ts), '%Y-%m-%d %H:%M:%S+00') AS lo, strftime(max(ts), '%Y-%m-%d %H:%M:%S+00') AS hi FROM plant_originals`,
         );
         if (bounds?.lo !== null && bounds?.lo !== undefined) {
-          // The ts bounds let DuckDB skip the row groups no plant touches (the facts are sorted by time).
-          // Computed apart first: as the UPDATE's own subquery it took ten times as long (measured).
+          // The new values go into a table first, so the UPDATE joins plain rows; the ts bounds let
+          // DuckDB skip the row groups no plant touches (the facts are sorted by time).
           await run(`CREATE OR REPLACE TEMP TABLE plant_values AS ${NEW_VALUES_SQL}`);
           await run(
             `UPDATE facts SET impressions = n.impressions, uniq_imps = n.uniq_imps, viewable = n.viewable,
