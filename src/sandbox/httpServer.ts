@@ -1,7 +1,7 @@
 /**
  * The sandbox's HTTP surface on node:http: the form-encoded token endpoint, the GraphQL endpoint
- * (`/graphql` and `/v1/graphql`, bearer token required), signed CSV downloads and the faults
- * control (`/sandbox/faults`, faultsRoute.ts). Error bodies
+ * (`/graphql` and `/v1/graphql`, bearer token required), signed CSV downloads and the controls
+ * (`/sandbox/faults`, faultsRoute.ts; `/sandbox/plants`, plantsRoute.ts). Error bodies
  * follow the real service: `{"error":{"message":…}}` from auth, `{"error":"…"}` from the API.
  */
 import { createReadStream } from 'node:fs';
@@ -13,6 +13,7 @@ import type { Logger } from '../core/index.js';
 import type { AsyncJobRunner } from './asyncJobs.js';
 import type { Faults } from './faults.js';
 import { FAULTS_PATH, type FaultsControl, faultsRoute } from './faultsRoute.js';
+import { PLANTS_PATH, type PlantsControl, plantsRoute } from './plantsRoute.js';
 import type { UrlSigner } from './signedUrl.js';
 import { answerTokenRequest, type TokenService } from './tokenService.js';
 
@@ -28,6 +29,8 @@ export interface HttpDeps {
   log: Logger;
   /** Serves `GET`/`PUT /sandbox/faults` when given. */
   control?: FaultsControl;
+  /** Serves `GET`/`PUT /sandbox/plants` when given. */
+  plants?: PlantsControl;
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -189,6 +192,7 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
       if (url.pathname.startsWith('/v1/files/') && req.method === 'GET') return fileEndpoint(url, res, deps);
       if (url.pathname === '/health') return send(res, 200, { ok: true });
       if (url.pathname === FAULTS_PATH && deps.control) return faultsRoute(req, res, deps.control, send);
+      if (url.pathname === PLANTS_PATH && deps.plants) return plantsRoute(req, res, deps.plants, send);
       return send(res, 404, { error: 'Not found.' });
     };
     route().catch((error: unknown) => {

@@ -3,6 +3,8 @@ import { ConfigError } from '../core/index.js';
 import type { Scale } from './data/generate.js';
 import { type Faults, parseFaultsJson } from './faults.js';
 import { FAULTS_PATH } from './faultsRoute.js';
+import { describePlant, type Plant, parsePlantsJson } from './plants.js';
+import { PLANTS_PATH } from './plantsRoute.js';
 import { type RunningSandbox, startSandbox } from './startSandbox.js';
 
 export interface SandboxCommandOptions {
@@ -13,6 +15,8 @@ export interface SandboxCommandOptions {
   clientSecret?: string;
   /** JSON of `startSandbox` fault knobs, e.g. `{"http5xxRate":0.2,"latencyMs":300}`. */
   faults?: string;
+  /** JSON of one planted cause or a list, e.g. `{"where":{"countryCode":"BR"},"metric":"installs","factor":0.4,"days":"yesterday"}`. */
+  plant?: string;
 }
 
 export interface SandboxCommandIo {
@@ -34,6 +38,7 @@ export function parseSandboxOptions(options: SandboxCommandOptions): {
   clientId: string;
   clientSecret: string;
   faults: Partial<Faults>;
+  plants: Plant[];
 } {
   const problems: string[] = [];
   const port = Number(options.port ?? 4010);
@@ -51,8 +56,10 @@ export function parseSandboxOptions(options: SandboxCommandOptions): {
   if (clientSecret === '') problems.push('--client-secret: must not be empty');
   const faults = options.faults === undefined ? { update: {}, problems: [] } : parseFaultsJson(options.faults);
   problems.push(...faults.problems.map((p) => `--faults: ${p}`));
+  const plants = options.plant === undefined ? { plants: [], problems: [] } : parsePlantsJson(options.plant);
+  problems.push(...plants.problems.map((p) => `--plant: ${p}`));
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, scale, seed, clientId, clientSecret, faults: faults.update };
+  return { port, scale, seed, clientId, clientSecret, faults: faults.update, plants: plants.plants };
 }
 
 function describeFaults(faults: Partial<Faults>): string {
@@ -80,8 +87,15 @@ export async function runSandboxCommand(options: SandboxCommandOptions, io: Sand
   const parsed = parseSandboxOptions(options);
   const until = io.until ?? signals();
   io.err(`Generating the ${parsed.scale} data set (seed ${parsed.seed})…\n`);
-  const sandbox = await startSandbox(parsed);
+  const sandbox = await startSandbox(parsed).catch((error: unknown) => {
+    if (error instanceof ConfigError)
+      throw new ConfigError(error.problems.map((p) => (p.startsWith('plants: ') ? `--plant: ${p.slice(8)}` : p)));
+    throw error;
+  });
   const g = sandbox.generation;
+  const today = g.dataEnd.toISOString().slice(0, 10);
+  const { plants, matchedFacts } = sandbox.plants();
+  const plantLines = plants.map((p, i) => `           ${describePlant(p, today)}: ${matchedFacts[i]} fact rows`);
   io.out(
     [
       `pivotbot sandbox: the Reporting Service on ${sandbox.baseUrl}`,
@@ -89,6 +103,8 @@ export async function runSandboxCommand(options: SandboxCommandOptions, io: Sand
       `  graphql: POST ${sandbox.graphqlUrl} (also ${sandbox.baseUrl}/graphql)`,
       `  client:  ${sandbox.clientId} / ${'*'.repeat(Math.min(8, sandbox.clientSecret.length))}`,
       `  faults:  ${describeFaults(parsed.faults)}; GET/PUT ${sandbox.baseUrl}${FAULTS_PATH} (loopback, Bearer <client secret>)`,
+      `  plants:  ${plants.length === 0 ? 'none' : `${plants.length}`}; GET/PUT ${sandbox.baseUrl}${PLANTS_PATH} (loopback, Bearer <client secret>)`,
+      ...plantLines,
       `  data:    ${g.factRows.toLocaleString('en-US')} fact rows, ${g.dataStart.toISOString().slice(0, 10)} to ${g.dataEnd.toISOString().slice(0, 13)}:00Z, generated in ${(g.millis / 1000).toFixed(1)} s`,
       '  Stop with Ctrl-C.',
       '',

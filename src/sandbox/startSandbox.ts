@@ -15,6 +15,8 @@ import { DEFAULT_FAULTS, type Faults, mergeFaults, seededRandom } from './faults
 import { createResolvers } from './graphql/resolvers.js';
 import { buildSandboxSchema } from './graphql/schema.js';
 import { createHttpHandler } from './httpServer.js';
+import { PlantedFacts, type PlantsState, plantsConfigError } from './plantedFacts.js';
+import type { DataSpan, PlantInput } from './plants.js';
 import { UrlSigner } from './signedUrl.js';
 import { SQL_MACROS } from './sql/compileSql.js';
 import { TokenService } from './tokenService.js';
@@ -29,6 +31,8 @@ export interface SandboxOptions {
   clientId?: string;
   clientSecret?: string;
   faults?: Partial<Faults>;
+  /** Planted causes in force from the start (docs/sandbox.md, "Planted causes"); bad ones stop the start with a ConfigError. */
+  plants?: PlantInput | readonly PlantInput[];
   /** Async pivots run at once (default 2). */
   concurrency?: number;
   logger?: Logger;
@@ -53,6 +57,13 @@ export interface RunningSandbox {
    */
   replaceFaults(update: Partial<Faults>): Faults;
   resetFaults(): Faults;
+  /** The planted causes in force, with the fact rows each matched. */
+  plants(): PlantsState;
+  /**
+   * Replaces every plant (one or a list; `[]` restores the generated data exactly), as
+   * `PUT {baseUrl}/sandbox/plants` does. A bad plant throws a UserInputError and changes nothing.
+   */
+  replacePlants(plants: PlantInput | readonly PlantInput[]): Promise<PlantsState>;
   /** Adds a client pair; returns its user id. */
   addClient(clientId: string, clientSecret: string): number;
   removeClient(clientId: string): void;
@@ -65,6 +76,17 @@ export interface RunningSandbox {
 export function siteBundleSince(now: Date): string {
   const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 3, now.getUTCDate()));
   return d.toISOString();
+}
+
+/** The days that hold data: `today` is the UTC day of the data's end ("yesterday" is the day before). */
+export function dataSpan(generation: GenerationInfo): DataSpan {
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const lastDay = day(new Date(generation.dataEnd.getTime() - 1));
+  return {
+    today: day(generation.dataEnd),
+    first: day(generation.dataStart),
+    end: day(new Date(Date.parse(`${lastDay}T00:00:00Z`) + 86_400_000)),
+  };
 }
 
 /**
@@ -91,6 +113,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   try {
     const generation = await generateData(db, { scale, seed, now: options.now ?? new Date() });
     await db.exec(SQL_MACROS);
+    const bundleSince = siteBundleSince(generation.dataEnd);
+    const planted = await PlantedFacts.open(db, { span: dataSpan(generation), siteBundleSince: bundleSince });
+    if (options.plants !== undefined)
+      await planted.replace(options.plants).catch((e: unknown) => Promise.reject(plantsConfigError(e)));
     const tokens = new TokenService();
     tokens.addClient(clientId, clientSecret);
     const signer = new UrlSigner();
@@ -106,7 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const resolvers = createResolvers({
       db,
       jobs,
-      env: { siteBundleSince: siteBundleSince(generation.dataEnd) },
+      env: { siteBundleSince: bundleSince },
       signedUrl: (path) => `${baseUrl}${path}?${signer.sign(path, faults.urlTtlSeconds)}`,
     });
     const schema = buildSandboxSchema(resolvers);
@@ -130,6 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         random,
         log,
         control: { clientSecret, faults: () => faults, replaceFaults },
+        plants: { clientSecret, plants: () => planted.current(), replacePlants: (value) => planted.replace(value) },
       }),
     );
     server.keepAliveTimeout = 1000;
@@ -160,6 +187,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         faults = mergeFaults(DEFAULT_FAULTS, {});
         return faults;
       },
+      plants: () => planted.current(),
+      replacePlants: (value) => planted.replace(value),
       addClient: (id, secret) => tokens.addClient(id, secret),
       removeClient: (id) => tokens.removeClient(id),
       sql: (query) => db.query(query),

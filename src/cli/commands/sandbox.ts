@@ -15,6 +15,10 @@ export function registerSandbox(program: Command, io: CliIo): void {
       '--faults <json>',
       'faults from the start, e.g. \'{"http5xxRate":0.2,"latencyMs":300}\' (change them later with PUT /sandbox/faults)',
     )
+    .option(
+      '--plant <json>',
+      'planted causes, one or a list: \'{"where":{"countryCode":"BR"},"metric":"installs","factor":0.4,"days":"yesterday"}\' (replace them with PUT /sandbox/plants)',
+    )
     .action(async (options: Record<string, string>) => {
       // Loaded here: DuckDB and the GraphQL server cost every other command ~0.3 s of start-up.
       const { runSandboxCommand } = await import('../../sandbox/index.js');

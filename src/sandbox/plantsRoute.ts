@@ -1,0 +1,52 @@
+/**
+ * `GET` and `PUT /sandbox/plants`: replace a running sandbox's planted causes from another process
+ * (a test that plants random causes one after another, a demo). Same access as `/sandbox/faults`:
+ * loopback callers with the client secret as bearer.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { UserInputError } from '../core/index.js';
+import { admitControlCaller, readText, type Send } from './controlAccess.js';
+import type { PlantsState } from './plantedFacts.js';
+
+export interface PlantsControl {
+  /** The bearer a caller must present. */
+  clientSecret: string;
+  plants(): PlantsState;
+  /** Replaces every plant (one or a list; `[]` restores the generated data). */
+  replacePlants(value: unknown): Promise<PlantsState>;
+}
+
+export const PLANTS_PATH = '/sandbox/plants';
+const MAX_BODY = 1024 * 1024;
+const EXAMPLE = '{"where":{"countryCode":"BR"},"metric":"installs","factor":0.4,"days":"yesterday"}';
+
+/** Answers a request for `PLANTS_PATH`. */
+export async function plantsRoute(
+  req: IncomingMessage,
+  res: ServerResponse,
+  control: PlantsControl,
+  send: Send,
+): Promise<void> {
+  if (!admitControlCaller(req, res, control.clientSecret, 'Plants', send)) return;
+  if (req.method === 'GET') return send(res, 200, control.plants());
+  if (req.method !== 'PUT') {
+    req.resume();
+    return send(res, 405, { error: 'Use GET or PUT' }, { allow: 'GET, PUT' });
+  }
+  const text = await readText(req, MAX_BODY);
+  if (text === undefined) return send(res, 413, { error: `Request body too large (over ${MAX_BODY} bytes)` });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return send(res, 400, { error: `Request body must be JSON: a plant such as ${EXAMPLE}, or a list of them` });
+  }
+  try {
+    return send(res, 200, await control.replacePlants(value));
+  } catch (error) {
+    if (error instanceof UserInputError && error.code === 'PLANTS_INVALID') {
+      return send(res, 400, { error: error.message, problems: error.details.problems });
+    }
+    throw error;
+  }
+}
