@@ -1,0 +1,114 @@
+/**
+ * A scheduled digest explains its moved KPIs: `pivotbot start` as its own process, the sandbox
+ * with a planted cause (installs in the US cut to a twentieth yesterday), the Slack test server.
+ * The digest carries a "because" line naming the planted segment, and its thread the ranking.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { secondsReport, spendWatchReport, writeReports } from '../../support/scheduledReports.js';
+import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
+import { type SpawnedBot, spawnBot } from '../../support/spawnBot.js';
+
+const CHANNEL = 'C0GENERAL1';
+const text = (m: StoredMessage | undefined) => JSON.stringify(m?.blocks ?? m?.text ?? '');
+
+describe('a digest with a planted cause', () => {
+  let slack: SlackTestServer;
+  let sandbox: RunningSandbox;
+  let dir: string;
+  let bot: SpawnedBot | undefined;
+
+  beforeAll(async () => {
+    slack = await new SlackTestServer().start();
+    sandbox = await startSandbox({
+      port: 0,
+      scale: 'small',
+      plants: [{ where: { countryCode: 'US' }, metric: 'installs', factor: 0.05, days: 'yesterday' }],
+    });
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-digest-explain-'));
+  });
+
+  afterAll(async () => {
+    if (bot) {
+      bot.child.kill('SIGTERM');
+      await bot.exited;
+    }
+    await sandbox?.stop();
+    await slack?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('says why installs moved under the KPIs and posts the ranking in its thread', async () => {
+    const reports = await writeReports(dir, {
+      'every-five': secondsReport({ title: 'Every five seconds', channels: [CHANNEL], everySeconds: 5, chart: false }),
+    });
+    bot = spawnBot({ slack, sandbox, reportsDir: reports, dir, env: {} });
+    bot.child.stdout?.resume();
+    const digest = () =>
+      slack.messages.find((m) => m.metadata?.event_type === 'pivotbot_digest' && m.threadTs === undefined);
+    const why = () => {
+      const parent = digest();
+      return parent
+        ? slack.messages.find((m) => m.threadTs === parent.ts && text(m).includes('Why it moved'))
+        : undefined;
+    };
+    await slack.waitFor(() => why() !== undefined, 120_000, "the explanation in the first digest's thread");
+    const because = text(digest());
+    expect(because).toContain(':mag: Installs');
+    expect(because).toContain('Country code US');
+    expect(because).toContain('of the change');
+    const ranking = text(why());
+    expect(ranking).toContain('Country code US');
+    expect(ranking).toMatch(/\d+ quer(y|ies)/);
+  }, 180_000);
+});
+
+describe('an alert incident with a planted cause', () => {
+  let slack: SlackTestServer;
+  let sandbox: RunningSandbox;
+  let dir: string;
+  let bot: SpawnedBot | undefined;
+
+  beforeAll(async () => {
+    slack = await new SlackTestServer().start();
+    sandbox = await startSandbox({
+      port: 0,
+      scale: 'small',
+      plants: [{ where: { countryCode: 'US' }, metric: 'spend', factor: 4, days: 'yesterday' }],
+    });
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-alert-explain-'));
+  });
+
+  afterAll(async () => {
+    if (bot) {
+      bot.child.kill('SIGTERM');
+      await bot.exited;
+    }
+    await sandbox?.stop();
+    await slack?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("explains the breach in the incident's first reply, naming the planted segment", async () => {
+    const reports = await writeReports(dir, { 'spend-watch': spendWatchReport({ channel: CHANNEL, above: 0 }) });
+    bot = spawnBot({ slack, sandbox, reportsDir: reports, dir, env: {} });
+    bot.child.stdout?.resume();
+    const parents = () =>
+      slack.messages.filter((m) => m.metadata?.event_type === 'pivotbot_alert' && m.threadTs === undefined);
+    const explained = () =>
+      parents().flatMap((p) => slack.messages.filter((m) => m.threadTs === p.ts && text(m).includes('Why it moved')));
+    // Both platforms breach `above: 0`; both moved with the US's spend, so both get an explanation.
+    await slack.waitFor(() => explained().length >= 2, 120_000, 'an explanation under each incident');
+    for (const reply of explained()) {
+      expect(text(reply)).toContain('Country code US');
+      expect(text(reply)).toContain('Spend');
+    }
+    // The explanation is the first reply of each thread.
+    for (const parent of parents()) {
+      const first = slack.messages.find((m) => m.threadTs === parent.ts);
+      expect(text(first)).toContain('Why it moved');
+    }
+  }, 180_000);
+});
