@@ -15,6 +15,11 @@ export function secondsReport(options: {
   chart?: boolean;
   /** `async` runs each digest as a Reporting Service job (default `sync`). */
   mode?: 'sync' | 'async';
+  /**
+   * Explain the headline KPIs that moved (default false: these digests fire every few seconds to
+   * test the scheduler, and an explanation's queries would make each slot slower than its period).
+   */
+  explain?: boolean;
 }) {
   return `title: ${options.title}
 description: Spend and installs by platform, for scheduler tests.
@@ -24,7 +29,7 @@ query:
   range: yesterday
 present:
   headline: [spend, installs, installsCpi]
-  compare: previous_period${options.chart === false ? '' : '\n  chart: { type: bar, x: appPlatform, series: [spend] }'}
+  compare: previous_period${options.explain ? '' : '\n  explain: false'}${options.chart === false ? '' : '\n  chart: { type: bar, x: appPlatform, series: [spend] }'}
 mode: ${options.mode ?? 'sync'}
 schedule:
   cron: "*/${options.everySeconds} * * * * *"

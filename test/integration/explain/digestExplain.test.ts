@@ -42,7 +42,13 @@ describe('a digest with a planted cause', () => {
 
   it('says why installs moved under the KPIs and posts the ranking in its thread', async () => {
     const reports = await writeReports(dir, {
-      'every-five': secondsReport({ title: 'Every five seconds', channels: [CHANNEL], everySeconds: 5, chart: false }),
+      'every-five': secondsReport({
+        title: 'Every five seconds',
+        channels: [CHANNEL],
+        everySeconds: 5,
+        chart: false,
+        explain: true,
+      }),
     });
     bot = spawnBot({ slack, sandbox, reportsDir: reports, dir, env: {} });
     bot.child.stdout?.resume();
