@@ -37,6 +37,7 @@ export {
   type FieldSpec,
   type LoadedReport,
   type ReportDefinition,
+  type ReportOwners,
   type ReportPresent,
   type ReportQuery,
   type ReportSchedule,

@@ -5,7 +5,7 @@ import { didYouMean, suggest } from '../core/index.js';
 const FIELD = ['name', 'args', 'as'];
 const CONDITION = ['metric', 'above', 'below', 'equals', 'change', 'recovery'];
 const KEYS: Record<string, readonly string[]> = {
-  '': ['title', 'description', 'owner', 'query', 'present', 'mode', 'schedule', 'deliver', 'alerts'],
+  '': ['title', 'description', 'owner', 'query', 'present', 'mode', 'schedule', 'deliver', 'alerts', 'owners'],
   query: [
     'dimensions',
     'metrics',
