@@ -20,7 +20,7 @@ const fieldRef = z.union([
 const duration = z.string().regex(/^\d+(m|h|d)$/, 'must be a duration like 30m, 6h or 1d');
 
 /** `30%`, `-20%`, `+12.5%` → 0.3, -0.2, 0.125. A bare number is refused: 0.3 and 30 read alike. */
-const percentText = z
+export const percentText = z
   .union([z.string(), z.number()])
   .refine(
     (v) => typeof v === 'string' && /^[+-]?\d+(\.\d+)?\s*%$/.test(v.trim()),

@@ -67,6 +67,17 @@ export function checkReport(definition: ReportDefinition, options: CheckOptions)
   if (q.postbacks && q.postbacks.appId > 2_147_483_647) add(['query', 'postbacks', 'appId'], 'appId is too large.');
   checkReferences(definition, request, add);
   checkOwners(definition, request, problems);
+  if (definition.present.onlyWhen && definition.present.compare === 'none') {
+    add(
+      ['present', 'onlyWhen'],
+      'onlyWhen posts when a headline KPI moved against the comparison: set present.compare (previous_period or same_period_last_week).',
+    );
+  } else if (definition.present.onlyWhen && definition.mode === 'async') {
+    add(
+      ['present', 'onlyWhen'],
+      'onlyWhen needs the comparison period, which async reports run without: use sync or auto.',
+    );
+  }
   definition.alerts.forEach((rule, i) => {
     if (rule.range === undefined) return;
     try {

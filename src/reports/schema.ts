@@ -4,7 +4,7 @@
  * `checkReport`, which knows where each one sits so it can suggest corrections.
  */
 import { z } from 'zod';
-import { alertSchema, ownerId } from './alertSchema.js';
+import { alertSchema, ownerId, percentText } from './alertSchema.js';
 import { cronText, timeZoneText } from './timingFields.js';
 
 const identifier = z
@@ -91,8 +91,22 @@ export const explainSchema = z.union([
   }),
 ]);
 
+const DAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/**
+ * Quiet digests: post only when a headline KPI moved `moved` (default: `explain.threshold`, 10 %)
+ * against the comparison, or an incident opened since the last post (`incidents`, default true);
+ * on the `allQuiet` weekday a quiet slot posts a short "all quiet" note instead of nothing.
+ */
+export const onlyWhenSchema = z.strictObject({
+  moved: percentText.optional(),
+  incidents: z.boolean().optional(),
+  allQuiet: z.enum(DAY_NAMES).optional(),
+});
+
 export const presentSchema = z.strictObject({
   headline: z.array(z.string().min(1)).optional(),
+  onlyWhen: onlyWhenSchema.optional(),
   explain: explainSchema.optional(),
   compare: comparisonSchema.default('none'),
   sort: sortSchema.optional(),
