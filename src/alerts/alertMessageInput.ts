@@ -10,8 +10,9 @@ import type {
   FormatUnit,
   SimpleAlertCondition,
 } from '../render/index.js';
-import { type AlertRule, compoundOf, describeColumn } from '../reports/index.js';
+import { type AlertRule, compoundOf, describeColumn, type ReportOwners } from '../reports/index.js';
 import type { AlertIncident } from '../store/index.js';
+import { entityOwners } from './entityOwners.js';
 import { conditionRule } from './judgeEntities.js';
 import { ruleMetricKey } from './observeEntities.js';
 import type { AlertTransition, CompoundPart, ConditionFacts } from './types.js';
@@ -27,6 +28,8 @@ export interface MessageContext {
   now: Date;
   chart?: ChartImage;
   threadUrl?: string;
+  /** The report's `owners:` map: an incident whose entity is mapped mentions its owners. */
+  owners?: ReportOwners;
 }
 
 /**
@@ -62,6 +65,8 @@ export function alertMessageInput(
     now: ctx.now.toISOString(),
     mentions: rule.mentions,
   };
+  const owners = entityOwners(ctx.owners, incident.entityKey, rule.mentions);
+  if (owners.length > 0) input.owners = owners;
   if (transition?.previousValue !== undefined) input.previousValue = transition.previousValue;
   if (incident.acknowledgedBy !== undefined) input.acknowledgedBy = incident.acknowledgedBy;
   if (incident.acknowledgedAt !== undefined) input.acknowledgedAt = incident.acknowledgedAt;

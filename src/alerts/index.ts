@@ -17,6 +17,7 @@ export {
   MIN_RELATIVE_SPREAD,
   median,
 } from './anomalyScore.js';
+export { entityOwners } from './entityOwners.js';
 export {
   durationMs,
   type EvaluateInput,

@@ -84,6 +84,7 @@ export async function demoAlerts(
             timezone: result.timezone,
             rangeLabel: result.rangeLabel,
             now: deps.now,
+            ...(report.definition.owners ? { owners: report.definition.owners } : {}),
           };
           const points =
             t.condition.kind === 'anomaly'

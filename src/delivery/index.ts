@@ -1,4 +1,4 @@
-// Turning runs into Slack posts; for now the explanations ("why did it move") under digests, alert parents and answers.
+// Turning runs into Slack posts: the explanations ("why did it move") under digests, alert parents and answers, and whether a quiet digest posts.
 
 export { entityWhere, explainIncident, ruleComparison } from './explainIncident.js';
 export {
@@ -13,3 +13,10 @@ export {
   movedPast,
 } from './explainReport.js';
 export { becauseLines, type PostExplanationDeps, postExplanation } from './postExplanation.js';
+export {
+  type QuietDecision,
+  type QuietFacts,
+  type QuietSettings,
+  quietDecision,
+  quietSettings,
+} from './quietDigest.js';

@@ -34,7 +34,13 @@ export {
   type SummaryRule,
 } from './blocks/alertsSummaryMessage.js';
 export { type DigestOptions, digestMessage, fallbackText, headlineFields } from './blocks/digestMessage.js';
-export { type DigestFailure, digestFailureMessage, lateNote } from './blocks/digestNotices.js';
+export {
+  type AllQuiet,
+  allQuietMessage,
+  type DigestFailure,
+  digestFailureMessage,
+  lateNote,
+} from './blocks/digestNotices.js';
 export { type ErrorMessageInput, errorMessage } from './blocks/errorMessage.js';
 export {
   becauseLine,

@@ -20,7 +20,7 @@ const fieldRef = z.union([
 const duration = z.string().regex(/^\d+(m|h|d)$/, 'must be a duration like 30m, 6h or 1d');
 
 /** `30%`, `-20%`, `+12.5%` → 0.3, -0.2, 0.125. A bare number is refused: 0.3 and 30 read alike. */
-const percentText = z
+export const percentText = z
   .union([z.string(), z.number()])
   .refine(
     (v) => typeof v === 'string' && /^[+-]?\d+(\.\d+)?\s*%$/.test(v.trim()),
@@ -38,6 +38,20 @@ export const MENTION_PATTERN =
 const MENTION_HELP =
   'Slack notifies ids, not names: use a member id (profile → ⋮ → Copy member ID, like U024BE7LH), a user group id ' +
   '(People → User groups → the group → ⋮ → Copy group ID, like S0614TZR7), here or channel.';
+
+/** An owner: a user (`U…`/`W…`) or user group (`S…`) id, or either in Slack syntax; never `here` or `channel`. */
+export const OWNER_PATTERN = /^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,}|<@[UW][A-Z0-9]{2,}>|<!subteam\^S[A-Z0-9]{2,}>)$/;
+
+/** One owner id, checked as mentions are (an owner is a person or a team: `here` and `channel` are refused). */
+export const ownerId = z.string().superRefine((v, ctx) => {
+  if (OWNER_PATTERN.test(v)) return;
+  const shown = JSON.stringify(v);
+  const why = v === 'here' || v === 'channel' ? `${shown} is not a person or a team.` : `${shown} is not a Slack id.`;
+  ctx.addIssue({
+    code: 'custom',
+    message: `${why} An owner is a member id (profile → ⋮ → Copy member ID, like U024BE7LH) or a user group id (People → User groups → the group → ⋮ → Copy group ID, like S0614TZR7).`,
+  });
+});
 
 const mention = z.string().superRefine((v, ctx) => {
   if (MENTION_PATTERN.test(v)) return;

@@ -13,6 +13,8 @@ export interface DefinitionProblem {
   path: ReadonlyArray<string | number>;
   message: string;
   suggestions: readonly string[];
+  /** Point at the key itself (a map key that is the mistake), not its value. */
+  onKey?: boolean;
 }
 
 export interface CheckOptions {
@@ -64,6 +66,18 @@ export function checkReport(definition: ReportDefinition, options: CheckOptions)
   }
   if (q.postbacks && q.postbacks.appId > 2_147_483_647) add(['query', 'postbacks', 'appId'], 'appId is too large.');
   checkReferences(definition, request, add);
+  checkOwners(definition, request, problems);
+  if (definition.present.onlyWhen && definition.present.compare === 'none') {
+    add(
+      ['present', 'onlyWhen'],
+      'onlyWhen posts when a headline KPI moved against the comparison: set present.compare (previous_period or same_period_last_week).',
+    );
+  } else if (definition.present.onlyWhen && definition.mode === 'async') {
+    add(
+      ['present', 'onlyWhen'],
+      'onlyWhen needs the comparison period, which async reports run without: use sync or auto.',
+    );
+  }
   definition.alerts.forEach((rule, i) => {
     if (rule.range === undefined) return;
     try {
@@ -150,6 +164,26 @@ function checkReferences(definition: ReportDefinition, request: PivotRequest | u
       );
     }
   });
+}
+
+/** Every `owners:` key is a dimension the query groups by, or no entity could ever match it. */
+function checkOwners(
+  definition: ReportDefinition,
+  request: PivotRequest | undefined,
+  problems: DefinitionProblem[],
+): void {
+  const dimensions = request ? outputKeys(request).dimensions.filter((d) => d !== 'date') : [];
+  for (const dimension of Object.keys(definition.owners ?? {})) {
+    if (resolveKey(dimension, dimensions) !== undefined) continue;
+    const suggestions = suggest(dimension, dimensions);
+    const known = dimensions.length > 0 ? ` (the query has ${dimensions.join(', ')})` : ' (the query has none)';
+    problems.push({
+      path: ['owners', dimension],
+      message: `"${dimension}" is not a dimension of this report${known}.${didYouMean(suggestions)}`,
+      suggestions,
+      onKey: true,
+    });
+  }
 }
 
 /** `metrics[2].args.attrTouch` → `['metrics', 2, 'args', 'attrTouch']`. */

@@ -11,6 +11,7 @@ export { type CompiledReport, type CompileOptions, compileReport } from './compi
 export { atToCron, type CronExpression, CronSyntaxError, parseCron } from './cronExpression.js';
 export { describeColumn, humanize, totalsFromRows } from './describeColumns.js';
 export { findReport } from './findReport.js';
+export { type DayValue, forecastMonthEnd, type MonthForecast, pacingShare, WEIGHT_DAYS } from './forecastSpend.js';
 export { formatCell, formatViewTable } from './formatViewTable.js';
 export {
   formatReportProblem,
@@ -37,6 +38,7 @@ export {
   type FieldSpec,
   type LoadedReport,
   type ReportDefinition,
+  type ReportOwners,
   type ReportPresent,
   type ReportQuery,
   type ReportSchedule,

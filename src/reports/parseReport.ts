@@ -59,7 +59,12 @@ export function parseReportText(
     return { problems };
   }
   for (const problem of checkReport(parsed.data, options)) {
-    at(offsetOf(doc.contents, problem.path, false), problem.message, pathText(problem.path), problem.suggestions);
+    at(
+      offsetOf(doc.contents, problem.path, problem.onKey === true),
+      problem.message,
+      pathText(problem.path),
+      problem.suggestions,
+    );
   }
   problems.sort((a, b) => a.line - b.line || a.col - b.col);
   if (problems.length > 0) return { problems };

@@ -4,7 +4,7 @@
  * `checkReport`, which knows where each one sits so it can suggest corrections.
  */
 import { z } from 'zod';
-import { alertSchema } from './alertSchema.js';
+import { alertSchema, ownerId, percentText } from './alertSchema.js';
 import { cronText, timeZoneText } from './timingFields.js';
 
 const identifier = z
@@ -91,8 +91,22 @@ export const explainSchema = z.union([
   }),
 ]);
 
+const DAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/**
+ * Quiet digests: post only when a headline KPI moved `moved` (default: `explain.threshold`, 10 %)
+ * against the comparison, or an incident opened since the last post (`incidents`, default true);
+ * on the `allQuiet` weekday a quiet slot posts a short "all quiet" note instead of nothing.
+ */
+export const onlyWhenSchema = z.strictObject({
+  moved: percentText.optional(),
+  incidents: z.boolean().optional(),
+  allQuiet: z.enum(DAY_NAMES).optional(),
+});
+
 export const presentSchema = z.strictObject({
   headline: z.array(z.string().min(1)).optional(),
+  onlyWhen: onlyWhenSchema.optional(),
   explain: explainSchema.optional(),
   compare: comparisonSchema.default('none'),
   sort: sortSchema.optional(),
@@ -154,6 +168,16 @@ export const deliverSchema = z.strictObject({
   csv: z.boolean().default(true),
 });
 
+/**
+ * Who owns which entity: `{ campaign: { "1001": U024BE7LH, "1002": [U0…, S0…] } }`. Keys are
+ * dimensions of the report's query; values are dimension values as the report shows them. An
+ * incident whose entity has a mapped value mentions its owners in the parent.
+ */
+export const ownersSchema = z.record(
+  z.string().min(1),
+  z.record(z.string(), z.union([ownerId.transform((id) => [id]), z.array(ownerId).min(1).max(10)])),
+);
+
 export const reportSchema = z.strictObject({
   title: z.string().min(1).max(150),
   description: z.string().optional(),
@@ -164,6 +188,7 @@ export const reportSchema = z.strictObject({
   schedule: scheduleSchema.optional(),
   deliver: deliverSchema.optional(),
   alerts: z.array(alertSchema).default([]),
+  owners: ownersSchema.optional(),
 });
 
 /** A parsed report definition (defaults applied), as written in YAML. */
@@ -172,6 +197,8 @@ export type ReportQuery = z.output<typeof querySchema>;
 export type ReportPresent = z.output<typeof presentSchema>;
 export type FieldSpec = z.output<typeof fieldSchema>;
 export type ReportSchedule = z.output<typeof scheduleSchema>;
+/** `dimension → value → owner ids`, lists always (a single id is read as a list of one). */
+export type ReportOwners = z.output<typeof ownersSchema>;
 export { type AlertRule, alertSchema } from './alertSchema.js';
 
 /** A definition with its id (the file name without `.yaml`) and where it came from. */

@@ -5,7 +5,7 @@ import { didYouMean, suggest } from '../core/index.js';
 const FIELD = ['name', 'args', 'as'];
 const CONDITION = ['metric', 'above', 'below', 'equals', 'change', 'recovery'];
 const KEYS: Record<string, readonly string[]> = {
-  '': ['title', 'description', 'owner', 'query', 'present', 'mode', 'schedule', 'deliver', 'alerts'],
+  '': ['title', 'description', 'owner', 'query', 'present', 'mode', 'schedule', 'deliver', 'alerts', 'owners'],
   query: [
     'dimensions',
     'metrics',
@@ -29,7 +29,8 @@ const KEYS: Record<string, readonly string[]> = {
   'query.cohort.window': ['amount', 'period'],
   'query.options': ['removeZeroRows', 'priority'],
   'query.postbacks': ['appId', 'keys', 'track', 'includeRevenue', 'revenueKey', 'organic'],
-  present: ['headline', 'compare', 'explain', 'sort', 'top', 'chart'],
+  present: ['headline', 'compare', 'explain', 'onlyWhen', 'sort', 'top', 'chart'],
+  'present.onlyWhen': ['moved', 'incidents', 'allQuiet'],
   'present.sort': ['by', 'order'],
   'present.chart': ['type', 'x', 'series', 'stackBy', 'title'],
   schedule: ['cron', 'at', 'days', 'timezone', 'catchUp', 'retry', 'waitForData'],

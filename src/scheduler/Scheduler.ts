@@ -23,9 +23,11 @@ export interface SlotRun {
 /**
  * What `runSlot` answers: the posted message's ts; or, for a schedule with `waitForData`, a wait
  * for late data (the slot stays claimed, the pool place is given back, and `runSlot` is called
- * again after `waitMs` with `waitedMs` grown; waiting past `waitForData.waitMs` is a failure).
+ * again after `waitMs` with `waitedMs` grown; waiting past `waitForData.waitMs` is a failure); or
+ * `skipped`, a slot that decided not to post (a quiet digest): the run is recorded as skipped with
+ * that reason, perhaps with the ts of a short note posted instead.
  */
-export type SlotResult = { messageTs?: string } | { waitMs: number };
+export type SlotResult = { messageTs?: string } | { waitMs: number } | { skipped: string; messageTs?: string };
 
 export interface GiveUp {
   spec: ScheduleSpec;

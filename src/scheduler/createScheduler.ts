@@ -365,9 +365,16 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
     // Posted: whatever happens to this write, the slot is not run again by this process.
     const { messageTs } = result;
-    await record(() =>
-      store.runs.finish(claimed.id, { status: 'succeeded', ...(messageTs === undefined ? {} : { messageTs }) }),
-    );
+    const ts = messageTs === undefined ? {} : { messageTs };
+    if ('skipped' in result) {
+      const reason = result.skipped;
+      logger.info({ schedule: spec.id, slot: slot.toISOString(), reason }, `${kindOf(spec)} slot skipped`);
+      await record(() =>
+        store.runs.finish(claimed.id, { status: 'skipped', error: { code: 'QUIET', message: reason }, ...ts }),
+      );
+      return 'done';
+    }
+    await record(() => store.runs.finish(claimed.id, { status: 'succeeded', ...ts }));
     return 'done';
   };
 

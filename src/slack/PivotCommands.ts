@@ -319,7 +319,11 @@ export class PivotCommands {
           ),
         { onWait: (ahead) => void this.tellQueued(ctx, ahead) },
       );
-      if (runId) await this.deps.store.runs.finish(runId, { status: 'succeeded', messageTs: delivered.messageTs });
+      if (runId) {
+        // A command's run has no gate: it always posts (only a quiet digest may not).
+        const { messageTs } = delivered;
+        await this.deps.store.runs.finish(runId, { status: 'succeeded', ...(messageTs ? { messageTs } : {}) });
+      }
     } catch (error) {
       // On shutdown the run stays `running`: the next start finishes it from its job or tells the requester.
       if (runId && !this.deps.signal.aborted) {

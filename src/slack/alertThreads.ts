@@ -77,6 +77,7 @@ export function messageContext(threads: RuleThreads, incident: AlertIncident): M
     rangeLabel: threads.rangeLabel,
     now: threads.now,
   };
+  if (threads.report.definition.owners) ctx.owners = threads.report.definition.owners;
   if (incident.chartFileId) ctx.chart = { slackFileId: incident.chartFileId, alt: chartAlt(threads.rule, incident) };
   return ctx;
 }

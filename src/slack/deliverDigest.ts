@@ -4,12 +4,13 @@
  * whether an earlier attempt already posted it. Also the failure notice once a slot's attempts
  * are spent.
  */
-import { describeFailure, failpoint, UserInputError } from '../core/index.js';
-import { digestFailureMessage, lateNote } from '../render/index.js';
-import { findReport, type LoadedReports } from '../reports/index.js';
+import { dateTimeFormat, describeFailure, failpoint, UserInputError } from '../core/index.js';
+import { quietDecision, quietSettings } from '../delivery/index.js';
+import { allQuietMessage, digestFailureMessage, lateNote } from '../render/index.js';
+import { findReport, type LoadedReport, type LoadedReports, type ReportView } from '../reports/index.js';
 import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
-import { type DeliveryDeps, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
+import { type DeliveryDeps, type GateAnswer, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
 import { isTopLevel } from './historyMessages.js';
 import type { HistoryMessage, MessageMetadata } from './SlackGateway.js';
 
@@ -128,12 +129,14 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
     }
   }
   const late = run.late ? lateNote(slot, deps.clock(), spec.timezone) : undefined;
+  const gate = quietGate(run, report, deps);
   const delivered = await runAndDeliver(
     {
       report,
       asOf: slot,
       csv: report.definition.deliver?.csv !== false,
       explain: true,
+      ...(gate ? { gate } : {}),
       post: {
         metadata: digestMetadata(run),
         ...(late ? { lateNote: late } : {}),
@@ -143,10 +146,93 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
     { channel: spec.channel, user: 'pivotbot-scheduler' },
     { ...deps, signal: run.signal },
   );
+  if ('skipped' in delivered) {
+    deps.logger.info({ ...where, reason: delivered.skipped, note: delivered.messageTs }, 'quiet digest not posted');
+    return {
+      skipped: delivered.skipped,
+      ...(delivered.messageTs !== undefined ? { messageTs: delivered.messageTs } : {}),
+    };
+  }
   deps.logger.debug({ ...where, ts: delivered.messageTs }, 'digest delivered');
   // Posted, its thread files too; the scheduler has not recorded the run yet.
   failpoint('digest-posted');
   return { messageTs: delivered.messageTs };
+}
+
+/**
+ * The gate of a report with `present.onlyWhen`: from the run's view, the incidents of its rules
+ * opened since this schedule last posted in this channel, and the slot's weekday, whether to post
+ * the digest, the weekly all-quiet note, or nothing. Undefined for a report that always posts.
+ */
+function quietGate(
+  run: SlotRun,
+  report: LoadedReport,
+  deps: DigestDeps,
+): ((view: ReportView) => GateAnswer) | undefined {
+  const settings = quietSettings(report.definition);
+  if (!settings) return undefined;
+  const { spec, slot } = run;
+  const lastPostAt = lastPost(run, deps);
+  const since = lastPostAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const openedSince = report.definition.alerts.flatMap((rule) =>
+    deps.store.incidents
+      .listByReportRule(report.id, rule.id)
+      .filter((i) => {
+        const opened = Date.parse(i.reopenedAt ?? i.openedAt);
+        return opened > since && opened <= slot.getTime();
+      })
+      .map((i) => ({ rule: rule.id, entity: i.entityKey })),
+  );
+  const weekday = dateTimeFormat('en-US', { timeZone: spec.timezone, weekday: 'short' })
+    .format(slot)
+    .slice(0, 3)
+    .toLowerCase();
+  const day = (at: Date) => dateTimeFormat('en-CA', { timeZone: spec.timezone, dateStyle: 'short' }).format(at);
+  const notedToday = schedulePosts(run, deps).some((p) => p.note && day(p.at) === day(slot));
+  return (view) => {
+    const decision = quietDecision({
+      view,
+      settings,
+      openedSince,
+      weekday,
+      notedToday,
+      ...(lastPostAt ? { lastPostAt } : {}),
+    });
+    deps.logger.debug({ report: spec.report, slot: slot.toISOString(), decision }, 'quiet digest decision');
+    if (decision.post) return { post: true };
+    if (!decision.allQuiet) return { post: false, reason: decision.reason };
+    const note = allQuietMessage({
+      reportId: report.id,
+      title: report.definition.title,
+      reason: decision.reason,
+      timezone: spec.timezone,
+      ...(lastPostAt ? { lastPostAt } : {}),
+    });
+    return { post: false, reason: `${decision.reason}; posted the weekly all-quiet note`, note };
+  };
+}
+
+/** When this schedule last posted in its channel before this slot: a digest, or an all-quiet note. */
+function lastPost(run: SlotRun, deps: DigestDeps): Date | undefined {
+  const posted = schedulePosts(run, deps).map((p) => p.at.getTime());
+  return posted.length > 0 ? new Date(Math.max(...posted)) : undefined;
+}
+
+/** This schedule's posts in its channel before this slot, each with its slot and whether it was an all-quiet note. */
+function schedulePosts(run: SlotRun, deps: DigestDeps): Array<{ at: Date; note: boolean }> {
+  const { spec, slot } = run;
+  return deps.store.runs
+    .listByReport(spec.report)
+    .filter(
+      (r) =>
+        r.channel === spec.channel &&
+        r.idempotencyKey.startsWith('digest:') &&
+        r.messageTs !== undefined &&
+        (r.status === 'succeeded' || r.status === 'skipped') &&
+        r.scheduledFor !== undefined &&
+        Date.parse(r.scheduledFor) < slot.getTime(),
+    )
+    .map((r) => ({ at: new Date(r.scheduledFor as string), note: r.status === 'skipped' }));
 }
 
 /**

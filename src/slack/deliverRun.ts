@@ -60,6 +60,21 @@ export interface RunTarget {
    * "because" line each in the message, the full ranking in its thread (digests).
    */
   explain?: boolean;
+  /**
+   * Decides from the run's view whether to post it (quiet digests): `post: false` posts nothing,
+   * or only `note` (the weekly all-quiet note), and the result says why it was skipped. A run that
+   * went async posts regardless: its progress message is already in the channel.
+   */
+  gate?: (view: ReportView) => GateAnswer;
+}
+
+export type GateAnswer = { post: true } | { post: false; reason: string; note?: SlackMessage };
+
+/** A gated run that did not post its result: why, and the ts of the note posted instead, if any. */
+export interface NotPosted {
+  view: ReportView;
+  skipped: string;
+  messageTs?: string;
 }
 
 export interface RunPlace {
@@ -85,7 +100,11 @@ export interface Delivered {
  * cut. An async run first posts a progress message, stores the job (before polling starts),
  * updates the message in place, and delivers the result in its thread.
  */
-export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: DeliveryDeps): Promise<Delivered> {
+export async function runAndDeliver(
+  target: RunTarget,
+  place: RunPlace,
+  deps: DeliveryDeps,
+): Promise<Delivered | NotPosted> {
   const runDir = join(deps.workDir, 'runs', randomUUID());
   await mkdir(runDir, { recursive: true });
   const title = target.report.definition.title;
@@ -104,6 +123,16 @@ export async function runAndDeliver(target: RunTarget, place: RunPlace, deps: De
       { ...runDeps(target, runDir, deps), asyncWait: { onStatus, signal: deps.signal } },
       { ...(target.range !== undefined ? { range: target.range } : {}), ...(target.mode ? { mode: target.mode } : {}) },
     );
+    const gated = progress ? undefined : target.gate?.(view);
+    if (gated && !gated.post) {
+      const note = gated.note
+        ? await deps.slack.post(place.channel, gated.note, {
+            ...(target.post?.metadata ? { metadata: target.post.metadata } : {}),
+            signal: deps.signal,
+          })
+        : undefined;
+      return { view, skipped: gated.reason, ...(note ? { messageTs: note.ts } : {}) };
+    }
     const threadTs = progress?.ts ?? place.threadTs;
     const explained = target.explain
       ? await explainMoved(

@@ -84,6 +84,8 @@ export interface AlertMessageInput {
   now: string;
   /** Slack ids: `U…`/`W…` users, `S…` user groups, `here`, `channel` (or already `<@U…>`). */
   mentions?: readonly string[];
+  /** The entity's owners (the report's `owners:` map), user or group ids; told with the mentions. */
+  owners?: readonly string[];
   /** Permalink of the incident thread (for messages posted outside it). */
   threadUrl?: string;
   acknowledgedBy?: string;
@@ -126,6 +128,16 @@ export function alertMetadata(
       state,
     },
   };
+}
+
+/** The rule's mentions, then the entity's owners: `<!subteam^S1> · owner <@U2>`; undefined when nobody. */
+function tellLine(input: Pick<AlertMessageInput, 'mentions' | 'owners'>): string | undefined {
+  const parts: string[] = [];
+  if (input.mentions && input.mentions.length > 0) parts.push(input.mentions.map(mentionText).join(' '));
+  if (input.owners && input.owners.length > 0) {
+    parts.push(`${input.owners.length > 1 ? 'owners' : 'owner'} ${input.owners.map(mentionText).join(' ')}`);
+  }
+  return parts.length > 0 ? parts.join('  ·  ') : undefined;
 }
 
 /** A Slack id as a mention: `U1` → `<@U1>`, `S1` → `<!subteam^S1>`, `here` → `<!here>`; anything else as plain text. */
@@ -304,9 +316,8 @@ export function alertParentMessage(input: AlertMessageInput): SlackMessage {
   }
   if (input.threadUrl) status.push(`<${input.threadUrl}|incident thread>`);
   if (status.length > 0) blocks.push(context(status.join('  ·  ')));
-  if (!resolved && input.mentions && input.mentions.length > 0) {
-    blocks.push(context(input.mentions.map(mentionText).join(' ')));
-  }
+  const told = tellLine(input);
+  if (!resolved && told) blocks.push(context(told));
   if (!resolved) blocks.push(buttons(input));
   const entity = input.entity && input.entity !== 'Total' ? ` (${input.entity})` : '';
   const text = `${resolved ? 'Resolved' : 'Alert'}: ${input.ruleName}: ${input.metric.label}${entity} ${value}`;
@@ -345,9 +356,8 @@ export function alertReplyMessage(input: AlertMessageInput, kind: AlertReplyKind
     }
   }
   const blocks: Block[] = [{ type: 'section', text: mrkdwn(line) }];
-  if (kind === 'reopened' && input.mentions && input.mentions.length > 0) {
-    blocks.push(context(input.mentions.map(mentionText).join(' ')));
-  }
+  const told = tellLine(input);
+  if (kind === 'reopened' && told) blocks.push(context(told));
   if (kind === 'bigMove' && input.chart) blocks.push(imageBlock(input.chart));
   const text = `${input.ruleName}: ${kind === 'resolved' ? 'resolved' : kind === 'reopened' ? 'reopened' : 'still breached'}: ${input.metric.label} ${value}`;
   return fitMessage({ text, blocks }).message;

@@ -68,3 +68,40 @@ export function digestFailureMessage(failure: DigestFailure): SlackMessage {
     ],
   };
 }
+
+/** The weekly note of a quiet digest (`present.onlyWhen` with `allQuiet`). */
+export interface AllQuiet {
+  reportId: string;
+  title: string;
+  /** Why the digest stayed quiet: `no headline KPI moved 10 % or more vs the same day last week, …`. */
+  reason: string;
+  /** The quiet digest's last post, if any. */
+  lastPostAt?: Date;
+  timezone: string;
+}
+
+/**
+ * The note a quiet digest posts once a week instead of nothing, so silence is never mistaken for
+ * a dead bot: the report, why nothing was posted, and since when.
+ *
+ * @example allQuietMessage({ reportId: 'daily-kpi', title: 'Daily KPIs', reason: 'no headline KPI moved …', timezone: 'UTC' })
+ */
+export function allQuietMessage(quiet: AllQuiet): SlackMessage {
+  const reason = quiet.reason.replace(/^quiet: /, '');
+  const since = quiet.lastPostAt
+    ? ` The last post was ${escapeMrkdwn(dateTimeFormat('en-GB', { timeZone: quiet.timezone, weekday: 'short', day: 'numeric', month: 'short' }).format(quiet.lastPostAt))}.`
+    : '';
+  const text = `${quiet.title}: all quiet. ${reason}.`;
+  return {
+    text,
+    blocks: [
+      {
+        type: 'section',
+        text: mrkdwn(`:zzz: *${escapeMrkdwn(quiet.title)}*: all quiet. ${escapeMrkdwn(reason)}.${since}`),
+      },
+      context(
+        `Report \`${escapeMrkdwn(quiet.reportId)}\` posts only when something moves; this weekly note says it is running. \`/pivot run ${escapeMrkdwn(quiet.reportId)}\` shows the numbers now.`,
+      ),
+    ],
+  };
+}

@@ -98,6 +98,8 @@ describe('pivotbot demo', () => {
     const threadText = (await thread.textContent()) ?? '';
     expect(threadText).toContain('CPI unusual for the weekday');
     expect(threadText).toContain('Acknowledge');
+    // The platform's owner (reports/daily-kpi.yaml `owners:`) is mentioned in the parent.
+    expect(threadText).toContain('owner @U0IOSLEAD1');
     expect(threadText).toContain('2 replies');
     expect(threadText).toContain('Still breached');
     expect(threadText).toContain('Resolved');

@@ -136,6 +136,18 @@ describe('alert replies', () => {
     expect(messageText(alertReplyMessage(base, 'reopened'))).toContain('<!subteam^S0UAONCALL>');
     expect(messageText(alertReplyMessage(base, 'reminder'))).not.toContain('subteam');
   });
+
+  it('names the entity’s owners after the rule’s mentions, in the parent and when reopening', () => {
+    const owned = { ...base, owners: ['U0ANA0001'] };
+    expect(messageText(alertParentMessage(owned))).toContain('<!subteam^S0UAONCALL>  ·  owner <@U0ANA0001>');
+    expect(messageText(alertReplyMessage(owned, 'reopened'))).toContain('owner <@U0ANA0001>');
+    expect(messageText(alertReplyMessage(owned, 'reminder'))).not.toContain('U0ANA0001');
+    const onlyOwners = messageText(alertParentMessage({ ...base, mentions: [], owners: ['U0ANA0001', 'S0GROWTH1'] }));
+    expect(onlyOwners).toContain('owners <@U0ANA0001> <!subteam^S0GROWTH1>');
+    expect(messageText(alertParentMessage({ ...owned, resolvedAt: '2026-11-20T15:00:00Z' }))).not.toContain(
+      'U0ANA0001',
+    );
+  });
 });
 
 describe('mentionText', () => {

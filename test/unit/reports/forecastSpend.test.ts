@@ -1,0 +1,74 @@
+import { type DayValue, forecastMonthEnd, pacingShare } from '../../../src/reports/index.js';
+
+/** Daily values from `from` for `n` days, each given by its weekday (0 = Sunday). */
+function days(from: string, n: number, byWeekday: (weekday: number) => number): DayValue[] {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  return Array.from({ length: n }, (_, i) => {
+    const at = new Date(start + i * 86_400_000);
+    return { date: at.toISOString().slice(0, 10), value: byWeekday(at.getUTCDay()) };
+  });
+}
+const flat = () => 100;
+// Weekends twice a weekday.
+const weekly = (weekday: number) => (weekday === 0 || weekday === 6 ? 200 : 100);
+
+describe('forecastMonthEnd', () => {
+  it.each<[string, DayValue[], string, { spent: number; forecast: number; method: string; daysElapsed: number }]>([
+    [
+      'a flat spend: spent + 100 a day left',
+      days('2026-10-01', 41, flat),
+      '2026-11-11',
+      { spent: 1000, forecast: 3000, method: 'weekday', daysElapsed: 10 },
+    ],
+    // 1–8 Nov 2026 hold three weekend days (Sun 1, Sat 7, Sun 8); 9–30 Nov six of 22 days.
+    [
+      'a weekly shape: exact, the weekends left weigh double',
+      days('2026-10-01', 39, weekly),
+      '2026-11-09',
+      { spent: 1100, forecast: 1100 + 6 * 200 + 16 * 100, method: 'weekday', daysElapsed: 8 },
+    ],
+    [
+      'without four weeks of history: a flat run rate (over-forecasts here)',
+      days('2026-11-01', 8, weekly),
+      '2026-11-09',
+      { spent: 1100, forecast: 1100 + (1100 / 8) * 22, method: 'flat', daysElapsed: 8 },
+    ],
+    [
+      'the last day of the month: only today is left',
+      days('2026-10-01', 60, flat),
+      '2026-11-30',
+      { spent: 2900, forecast: 3000, method: 'weekday', daysElapsed: 29 },
+    ],
+  ])('%s', (_name, values, today, expected) => {
+    const result = forecastMonthEnd(values, today);
+    expect(result).toBeDefined();
+    expect(result?.spent).toBeCloseTo(expected.spent, 6);
+    expect(result?.daysElapsed).toBe(expected.daysElapsed);
+    expect(result?.method).toBe(expected.method);
+    expect(result?.forecast).toBeCloseTo(expected.forecast, 6);
+  });
+
+  it('a missing day lowers the run rate', () => {
+    const all = forecastMonthEnd(days('2026-10-01', 41, flat), '2026-11-11');
+    const gap = forecastMonthEnd(
+      days('2026-10-01', 41, flat).filter((d) => d.date !== '2026-11-05'),
+      '2026-11-11',
+    );
+    expect(gap?.forecast).toBeLessThan(all?.forecast ?? 0);
+  });
+
+  it('has nothing to say on the 1st', () => {
+    expect(forecastMonthEnd(days('2026-10-01', 31, flat), '2026-11-01')).toBeUndefined();
+  });
+
+  it('February of a leap year has 29 days', () => {
+    expect(forecastMonthEnd(days('2028-01-01', 40, flat), '2028-02-10')?.daysInMonth).toBe(29);
+  });
+
+  it('pacingShare is the forecast over the plan', () => {
+    const forecast = forecastMonthEnd(days('2026-10-01', 41, flat), '2026-11-11');
+    if (!forecast) throw new Error('no forecast');
+    expect(pacingShare(forecast, 3000)).toBeCloseTo(1, 9);
+    expect(pacingShare(forecast, 0)).toBe(0);
+  });
+});
