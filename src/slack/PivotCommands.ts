@@ -39,6 +39,30 @@ export interface CommandContext {
   responseUrl?: string;
   /** Slack's trigger_id: the idempotency key of the run this command starts. */
   triggerId?: string;
+  /** The run's idempotency key when there is no trigger id (a message: its channel and ts). */
+  runKey?: string;
+  /** Answers go into this thread (a follow-up, a mention). */
+  threadTs?: string;
+  /**
+   * A message rather than a command: what `/pivot` tells privately (help, errors, suggestions) is
+   * a reply where the message was asked, since there is no response_url.
+   */
+  inConversation?: boolean;
+}
+
+/** How a follow-up's answer says what it ran: the refined query in catalog terms, the reply, what changed. */
+export interface FollowUpLine {
+  understood: string;
+  reply: string;
+  changed: string;
+}
+
+/** The message metadata of an answer: the query it ran, which a reply in its thread refines. */
+export const ANSWER_EVENT = 'pivotbot_answer';
+
+/** @example answerMetadata('cpi by country yesterday') // { event_type: 'pivotbot_answer', event_payload: { query: 'cpi by country yesterday' } } */
+export function answerMetadata(query: string): { event_type: string; event_payload: { query: string } } {
+  return { event_type: ANSWER_EVENT, event_payload: { query } };
 }
 
 /** What a result's button asks for: the report (or query) again, maybe another range or its CSV. */
@@ -92,6 +116,9 @@ export class PivotCommands {
           ...(click.query !== undefined ? { query: click.query } : {}),
           ...(click.range ? { range: click.range } : {}),
           csv: click.csv,
+          post: {
+            metadata: answerMetadata(click.query ?? `run ${click.reportId}${click.range ? ` ${click.range}` : ''}`),
+          },
         },
         ctx,
         click.query ?? `run ${click.reportId}${click.range ? ` ${click.range}` : ''}`,
@@ -125,6 +152,38 @@ export class PivotCommands {
         : { id: 'adhoc', definition: compiled.definition };
     const range = compiled.kind === 'run' ? compiled.range : undefined;
     await this.explainAndPost(report, ctx, range, text);
+  }
+
+  /**
+   * A reply in an answer's thread, read by `applyFollowUp`: runs the refined query into the thread,
+   * its first line the whole query in catalog terms. Never throws.
+   */
+  async followUp(
+    answer: { text: string; csv?: boolean; chart?: boolean } & FollowUpLine,
+    ctx: CommandContext,
+  ): Promise<void> {
+    try {
+      await this.query(answer.text, ctx, {
+        followUp: { understood: answer.understood, reply: answer.reply, changed: answer.changed },
+        ...(answer.csv ? { csv: true } : {}),
+      });
+    } catch (error) {
+      await this.reportFailure(error, answer.text, ctx);
+    }
+  }
+
+  /** `why?` in an answer's thread: the explanation of its query, in the thread. Never throws. */
+  async explainFollowUp(query: string, ctx: CommandContext): Promise<void> {
+    try {
+      await this.why(query, ctx);
+    } catch (error) {
+      await this.reportFailure(error, `why ${query}`, ctx);
+    }
+  }
+
+  /** Tells the asker something where they asked (a reply when in a conversation). */
+  async tell(ctx: CommandContext, message: SlackMessage): Promise<void> {
+    await this.private(ctx, message);
   }
 
   private async explainAndPost(
@@ -265,14 +324,35 @@ export class PivotCommands {
     }
   }
 
-  private async query(text: string, ctx: CommandContext): Promise<void> {
+  private async query(
+    text: string,
+    ctx: CommandContext,
+    how: { followUp?: FollowUpLine; csv?: boolean } = {},
+  ): Promise<void> {
     const compiled = compileQuery(text, await this.queryOptions());
+    // The answer carries its query: a reply in its thread refines it (`applyFollowUp`).
+    const post = { metadata: answerMetadata(text) };
     if (compiled.kind === 'run') {
       const report = await this.report(compiled.report.value);
-      return this.deliver({ report, ...(compiled.range !== undefined ? { range: compiled.range } : {}) }, ctx, text);
+      return this.deliver(
+        {
+          report,
+          ...(compiled.range !== undefined ? { range: compiled.range } : {}),
+          post,
+          ...(how.csv ? { csv: true } : {}),
+        },
+        ctx,
+        text,
+      );
     }
     return this.deliver(
-      { report: { id: 'adhoc', definition: compiled.definition }, query: text, csv: compiled.csv },
+      {
+        report: { id: 'adhoc', definition: compiled.definition },
+        query: text,
+        csv: compiled.csv || how.csv === true,
+        post,
+        ...(how.followUp ? { followUp: how.followUp } : {}),
+      },
       ctx,
       text,
     );
@@ -284,7 +364,7 @@ export class PivotCommands {
     ctx: CommandContext & { threadTs?: string },
     command?: string,
   ): Promise<void> {
-    const key = ctx.triggerId ? `slack:${ctx.triggerId}` : undefined;
+    const key = runKeyOf(ctx);
     let runId: string | undefined;
     if (key) {
       const { run, started } = await this.deps.store.runs.start({
@@ -448,6 +528,10 @@ export class PivotCommands {
   }
 
   private async private(ctx: CommandContext, message: SlackMessage): Promise<void> {
+    if (ctx.inConversation) {
+      await this.deps.slack.post(ctx.channelId, message, ctx.threadTs ? { threadTs: ctx.threadTs } : {});
+      return;
+    }
     if (ctx.responseUrl) await this.deps.slack.respond(ctx.responseUrl, message);
     else await this.deps.slack.ephemeral(ctx.channelId, ctx.userId, message);
   }
@@ -468,7 +552,7 @@ export class PivotCommands {
 
   /** Tells the asker what went wrong, privately, with a reference to the log line for anything not their mistake. */
   private async reportFailure(error: unknown, text: string, ctx: CommandContext): Promise<void> {
-    const key = ctx.triggerId ? `slack:${ctx.triggerId}` : undefined;
+    const key = runKeyOf(ctx);
     if (this.deps.signal.aborted && key && this.deps.store.runs.findByIdempotencyKey(key)?.status === 'running') {
       // Its run stays recorded as running: the next start finishes it from its job or tells the asker.
       this.deps.logger.info({ userId: ctx.userId, key }, 'run interrupted by shutdown; the next start answers it');
@@ -518,6 +602,12 @@ export function failureMessage(error: unknown, text: string, failure: UserFailur
     ...(hint ? { hint } : {}),
     ...(failure.suggestions.length > 0 ? { suggestions: failure.suggestions } : {}),
   });
+}
+
+/** The store key that makes a command's or message's run happen once. */
+function runKeyOf(ctx: CommandContext): string | undefined {
+  if (ctx.triggerId) return `slack:${ctx.triggerId}`;
+  return ctx.runKey ? `slack:${ctx.runKey}` : undefined;
 }
 
 function refusal(what: string): SlackMessage {

@@ -24,6 +24,7 @@ export function helpMessage(options: { sandbox: boolean; timezone: string }): Sl
     '• `/pivot installs(attrTouch=CLICK) as clickInstalls, spend by campaign, date:daily last 14 days where countryCode in (US,BR) top 10 by spend`',
     '• `/pivot impressions clicks ctr by siteBundle last 7 days having impressions > 10000 csv` (add `async` for big ones)',
     '*Vocabulary*: `/pivot help metrics` · `/pivot help dimensions` · `/pivot help ranges`',
+    '*Ask again in the thread*: reply under any answer, digest or alert (`only iOS`, `by source instead`, `last 30 days`, `top 5`, `as csv`, `why?`); the answer comes in the thread and its first line is the whole refined query. Or ask me in a DM, or `@pivotbot <question>` in a channel.',
     '*With clicks*: `/pivot` alone (or `/pivot new`) opens the query builder; every answer has *Schedule this* (admins) to post it on a schedule.',
     '*Named reports*',
     '• `/pivot list` · `/pivot show <report>` · `/pivot run <report> [range]`',
