@@ -91,13 +91,15 @@ async function threadQuery(message: ConversationMessage, deps: ConversationDeps)
   });
   const own = (m: HistoryMessage) => isBots(m, deps.bot);
   const parent = thread.find((m) => m.ts === threadTs);
-  if (!parent || !own(parent)) return undefined;
+  // A plain reply is read only in the bot's own threads; a mention (or a DM) may also follow up
+  // on the bot's answer in a thread someone else started (the thread under a mention).
+  if (!parent || (message.source === 'thread' && !own(parent))) return undefined;
   const latest = thread
     .filter((m) => own(m) && m.metadata?.event_type === ANSWER_EVENT && compareTs(m.ts, message.ts) < 0)
     .sort((a, b) => compareTs(b.ts, a.ts))[0];
   const chained = latest && queryInAnswer(latest.metadata);
   if (chained) return chained;
-  return parent.metadata ? queryOfParent(parent.metadata, deps.commands) : undefined;
+  return own(parent) && parent.metadata ? queryOfParent(parent.metadata, deps.commands) : undefined;
 }
 
 function queryInAnswer(metadata: MessageMetadata | undefined): string | undefined {

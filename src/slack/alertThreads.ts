@@ -111,7 +111,8 @@ export function findAlertParent(
 ): HistoryMessage | undefined {
   return messages.find(
     (m) =>
-      !m.threadTs &&
+      // A top-level post; Slack gives a parent with replies thread_ts === ts.
+      (!m.threadTs || m.threadTs === m.ts) &&
       m.metadata?.event_type === ALERT_EVENT_TYPE &&
       m.metadata.event_payload.report === incident.reportId &&
       m.metadata.event_payload.rule === incident.ruleId &&
