@@ -49,8 +49,9 @@ interface RawMessageEvent {
 export function conversationMessageOf(event: unknown, bot: BotIdentity): ConversationMessage | undefined {
   const raw = (event ?? {}) as RawMessageEvent;
   if (raw.type !== 'message' && raw.type !== 'app_mention') return undefined;
-  // Edits, deletions, joins, bot posts, file comments: never a question.
-  if (raw.subtype !== undefined && raw.subtype !== null) return undefined;
+  // Edits, deletions, joins, bot posts, file comments: never a question. A reply also sent to
+  // the channel (thread_broadcast) is still a reply.
+  if (raw.subtype !== undefined && raw.subtype !== null && raw.subtype !== 'thread_broadcast') return undefined;
   if (raw.bot_id !== undefined && raw.bot_id !== null) return undefined;
   const { user, channel, ts } = raw;
   if (typeof user !== 'string' || typeof channel !== 'string' || typeof ts !== 'string') return undefined;
