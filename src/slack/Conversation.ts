@@ -149,5 +149,5 @@ export function compareTs(a: string, b: string): number {
 /** The answer to a reply that could not be read: why, and replies that work here (never a guessed query). */
 export function suggestionMessage(message: string, suggestions: readonly string[]) {
   const tries = suggestions.length > 0 ? `\nTry: ${suggestions.map((s) => `\`${s}\``).join(' · ')}` : '';
-  return noticeMessage(`:thinking_face: ${message}${tries}`);
+  return noticeMessage(`:grey_question: ${message}${tries}`);
 }

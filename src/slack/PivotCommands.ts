@@ -19,6 +19,7 @@ import { helpMessage, listMessage, noticeMessage, showMessage, statusMessage } f
 import { ModalActions } from './modalActions.js';
 import { type ChannelRef, parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
 import { SlackDeliveryError } from './SlackGateway.js';
+import { savedName, watchesOf, watchId } from './savedQueries.js';
 import {
   historyMessage,
   scheduleListMessage,
@@ -317,6 +318,8 @@ export class PivotCommands {
       }
       case 'unsubscribe':
         return this.unsubscribe(command, ctx);
+      case 'unwatch':
+        return this.unwatch(command.name, ctx);
       case 'why':
         return this.why(command.text, ctx);
       case 'query':
@@ -496,6 +499,22 @@ export class PivotCommands {
           : `<#${channel}> was not subscribed to \`${command.report}\`; \`/pivot show ${command.report}\` lists its channels.`,
       ),
     );
+  }
+
+  /** `/pivot unwatch <name>`: removes a watch ("Watch this"); its rule is no longer evaluated. */
+  private async unwatch(name: string, ctx: CommandContext): Promise<void> {
+    if (!this.isAdmin(ctx.userId)) return this.private(ctx, refusal('remove alert rules'));
+    const { store } = this.deps;
+    const found = store.subscriptions.list().find((s) => s.report === watchId(name) && s.watch !== undefined);
+    if (!found) {
+      const names = watchesOf(store.subscriptions.list()).map((s) => savedName(s.report));
+      throw new UserInputError(
+        'WATCH_NOT_FOUND',
+        `There is no watch "${name}".${names.length > 0 ? ` Watches: ${names.join(', ')}.` : ' Save one with "Watch this" under an answer.'}`,
+      );
+    }
+    await store.subscriptions.remove(found.report, found.channel);
+    return this.private(ctx, noticeMessage(`:white_check_mark: \`${name}\` is no longer watched.`));
   }
 
   private isAdmin(userId: string): boolean {

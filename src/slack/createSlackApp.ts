@@ -163,7 +163,7 @@ function repeatKey(event: SlackEvent): string | undefined {
     case 'alertAction':
       return `act:${event.triggerId}:${event.actionId}`;
     case 'scheduleThis':
-      return `act:${event.triggerId}:schedule`;
+      return `act:${event.triggerId}:${event.watch ? 'watch' : 'schedule'}`;
     case 'message':
       // A retry, and the message event Slack sends beside an app_mention, share channel and ts.
       return `msg:${event.channelId}:${event.ts}`;
@@ -310,8 +310,8 @@ function eventHandler({ commands, gateway, home, logger, track, bot }: HandlerDe
         return;
       }
       case 'scheduleThis':
-        if (recent.checkAndRemember(`act:${event.triggerId}:schedule`)) return;
-        track(commands.modals.scheduleThis(event));
+        if (recent.checkAndRemember(`act:${event.triggerId}:${event.watch ? 'watch' : 'schedule'}`)) return;
+        track(event.watch ? commands.modals.watchThis(event) : commands.modals.scheduleThis(event));
         return;
       case 'modalAction':
         track(commands.modals.update(event));

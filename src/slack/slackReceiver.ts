@@ -58,8 +58,9 @@ export type SlackEvent =
       messageTs?: string;
     }
   | {
-      /** A "Schedule this" click on an ad-hoc result. */
+      /** A "Schedule this" (or, with `watch`, "Watch this") click on an ad-hoc result. */
       type: 'scheduleThis';
+      watch?: boolean;
       value?: string;
       userId: string;
       channelId?: string;
@@ -239,13 +240,14 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
     });
   }
 
-  app.action(ACTION_IDS.scheduleThis, async ({ ack, body, action }) => {
+  app.action(new RegExp(`^(${ACTION_IDS.scheduleThis}|${ACTION_IDS.watchThis})$`), async ({ ack, body, action }) => {
     await ack();
     if (body.type !== 'block_actions') return;
-    const button = action as { value?: string };
+    const button = action as { value?: string; action_id: string };
     const channelId = body.channel?.id ?? body.container?.channel_id;
     sink.event({
       type: 'scheduleThis',
+      ...(button.action_id === ACTION_IDS.watchThis ? { watch: true } : {}),
       ...(button.value !== undefined ? { value: button.value } : {}),
       userId: body.user.id,
       ...(channelId ? { channelId } : {}),

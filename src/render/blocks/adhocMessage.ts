@@ -56,6 +56,7 @@ export function adhocMessage(view: ReportView, options: AdhocOptions): SlackMess
       elements: [
         ...(csvName ? [button('Download CSV', ACTION_IDS.csv, value)] : []),
         button('Schedule this', ACTION_IDS.scheduleThis, value),
+        button('Watch this', ACTION_IDS.watchThis, value),
         ...(view.comparison ? [button('Explain', ACTION_IDS.explain, value)] : []),
       ],
     });

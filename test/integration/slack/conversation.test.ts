@@ -1,4 +1,4 @@
-import { useBotHarness } from '../../support/botHarness.js';
+import { ADMIN, useBotHarness } from '../../support/botHarness.js';
 import { BOT_DM, type StoredMessage } from '../../support/slackTestServer.js';
 
 const CHANNEL = 'C0GENERAL1';
@@ -212,5 +212,81 @@ describe('asking again in the thread, over signed HTTP', () => {
       body: new URLSearchParams({ channel: CHANNEL, include_all_metadata: 'true' }).toString(),
     }).then((r) => r.json() as Promise<{ messages: Array<{ ts: string; thread_ts?: string }> }>);
     expect(history.messages.find((m) => m.ts === parent.ts)?.thread_ts).toBe(parent.ts);
+  });
+
+  it('Watch this: the answer button opens a prefilled rule modal; saving stores a watch that /pivot alerts lists and unwatch removes', async () => {
+    const before = slack().messages.length;
+    await bot().command('installs by country yesterday', { user: ADMIN });
+    await slack().waitFor(
+      () =>
+        slack()
+          .messages.slice(before)
+          .some((m) => m.metadata?.event_type === 'pivotbot_answer'),
+      30_000,
+      'the answer',
+    );
+    const answered = slack()
+      .messages.slice(before)
+      .find((m) => m.metadata?.event_type === 'pivotbot_answer');
+    const buttons = (
+      (answered?.blocks ?? []) as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>
+    )
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => b.elements ?? []);
+    const watch = buttons.find((b) => b.action_id === 'pivot_watch_this');
+    expect(watch).toBeDefined();
+
+    const views = slack().views.size;
+    await bot().click('pivot_watch_this', JSON.parse(String(watch?.value)), { channel: CHANNEL, user: ADMIN });
+    await slack().waitFor(() => slack().views.size > views, 20_000, 'the watch modal');
+    const [viewId, opened] = [...slack().views.entries()].at(-1) as [string, { view: Record<string, unknown> }];
+    expect(opened.view.callback_id).toBe('pivot_watch');
+    const blocks = text(opened.view.blocks);
+    expect(blocks).toContain('"initial_option":{"text":{"type":"plain_text","text":"installs"},"value":"installs"}');
+    expect(blocks).toContain('"value":"entity"');
+    expect(blocks).toContain('Unusual for the weekday');
+
+    const values = {
+      watch_name: { value: { type: 'plain_text_input', value: 'installs-by-country' } },
+      watch_metric: { value: { type: 'static_select', selected_option: { value: 'installs' } } },
+      watch_on: { value: { type: 'static_select', selected_option: { value: 'entity' } } },
+      watch_rule: { value: { type: 'static_select', selected_option: { value: 'below' } } },
+      watch_threshold: { value: { type: 'number_input', value: '' } },
+      watch_time: { value: { type: 'timepicker', selected_time: '08:30' } },
+    };
+    // A threshold rule without its value is refused in the ack, under the field.
+    const refused = await bot().submitView(viewId, values, { user: ADMIN });
+    expect(await refused.text()).toContain('watch_threshold');
+    const saved = await bot().submitView(
+      viewId,
+      { ...values, watch_threshold: { value: { type: 'number_input', value: '50' } } },
+      { user: ADMIN },
+    );
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).not.toContain('errors');
+    const stored = bot()
+      .bot.store.subscriptions.list()
+      .find((s) => s.report === 'watch-installs-by-country');
+    expect(stored?.query).toBe('installs by country yesterday');
+    expect(stored?.watch).toEqual({
+      id: 'installs-by-country',
+      metric: 'installs',
+      on: 'entity',
+      below: 50,
+      check: { cron: '30 8 * * *', timezone: 'UTC' },
+    });
+
+    const alerts = await bot().command('alerts', { user: ADMIN });
+    expect(await bot().waitForHook(alerts.hook)).toContain(
+      '`installs-by-country` (Watch: installs by country yesterday)',
+    );
+
+    const removed = await bot().command('unwatch installs-by-country', { user: ADMIN });
+    expect(await bot().waitForHook(removed.hook)).toContain('no longer watched');
+    expect(
+      bot()
+        .bot.store.subscriptions.list()
+        .some((s) => s.report === 'watch-installs-by-country'),
+    ).toBe(false);
   });
 });
