@@ -10,7 +10,7 @@ export { defaultGlossary, GlossaryIndex } from './GlossaryIndex.js';
 export { COMPARE_TERMS, GLOSSARY, type GlossaryMeaning, type GlossaryTerm, RANGE_TERMS } from './glossary.js';
 export { CLAUSE_WORDS, parseQuery } from './parseQuery.js';
 export { QueryError } from './QueryError.js';
-export { adhocAstOf, queryTextOf } from './queryOfDefinition.js';
+export { adhocAstOf, entityQueryOf, queryTextOf } from './queryOfDefinition.js';
 export { type Token, type TokenKind, tokenize } from './tokenize.js';
 export {
   GLOSSARY_FILE,

@@ -63,6 +63,26 @@ export function queryTextOf(definition: ReportDefinition): string | undefined {
   return ast ? formatQuery(ast) : undefined;
 }
 
+/**
+ * The query of an alert's entity: the report's query narrowed to the entity's values (an alert
+ * key `countryCode=BR|source=organic`; `total` is the whole query). Undefined as `queryTextOf`.
+ *
+ * @example entityQueryOf(definition, 'countryCode=BR') // 'installs by countryCode yesterday where countryCode = BR'
+ */
+export function entityQueryOf(definition: ReportDefinition, entityKey: string): string | undefined {
+  const ast = adhocAstOf(definition);
+  if (!ast) return undefined;
+  if (entityKey !== 'total') {
+    for (const part of entityKey.split('|')) {
+      const cut = part.indexOf('=');
+      if (cut <= 0) continue;
+      const field = part.slice(0, cut);
+      ast.where = [...ast.where.filter((c) => c.field.value !== field), ...conditionsOf(field, part.slice(cut + 1))];
+    }
+  }
+  return formatQuery(ast);
+}
+
 function at<T>(value: T): Located<T> {
   return { value, ...NO_SPAN };
 }

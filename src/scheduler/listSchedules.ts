@@ -66,6 +66,8 @@ export function listSchedules(
   }
 
   for (const subscription of subscriptions) {
+    // A watch is an alert rule (listAlertSchedules evaluates it), never a digest.
+    if (subscription.watch !== undefined) continue;
     const where = {
       source: 'subscription' as const,
       report: subscription.report,

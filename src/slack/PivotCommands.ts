@@ -19,6 +19,7 @@ import { helpMessage, listMessage, noticeMessage, showMessage, statusMessage } f
 import { ModalActions } from './modalActions.js';
 import { type ChannelRef, parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
 import { SlackDeliveryError } from './SlackGateway.js';
+import { savedName, watchesOf, watchId } from './savedQueries.js';
 import {
   historyMessage,
   scheduleListMessage,
@@ -39,6 +40,30 @@ export interface CommandContext {
   responseUrl?: string;
   /** Slack's trigger_id: the idempotency key of the run this command starts. */
   triggerId?: string;
+  /** The run's idempotency key when there is no trigger id (a message: its channel and ts). */
+  runKey?: string;
+  /** Answers go into this thread (a follow-up, a mention). */
+  threadTs?: string;
+  /**
+   * A message rather than a command: what `/pivot` tells privately (help, errors, suggestions) is
+   * a reply where the message was asked, since there is no response_url.
+   */
+  inConversation?: boolean;
+}
+
+/** How a follow-up's answer says what it ran: the refined query in catalog terms, the reply, what changed. */
+export interface FollowUpLine {
+  understood: string;
+  reply: string;
+  changed: string;
+}
+
+/** The message metadata of an answer: the query it ran, which a reply in its thread refines. */
+export const ANSWER_EVENT = 'pivotbot_answer';
+
+/** @example answerMetadata('cpi by country yesterday') // { event_type: 'pivotbot_answer', event_payload: { query: 'cpi by country yesterday' } } */
+export function answerMetadata(query: string): { event_type: string; event_payload: { query: string } } {
+  return { event_type: ANSWER_EVENT, event_payload: { query } };
 }
 
 /** What a result's button asks for: the report (or query) again, maybe another range or its CSV. */
@@ -92,6 +117,9 @@ export class PivotCommands {
           ...(click.query !== undefined ? { query: click.query } : {}),
           ...(click.range ? { range: click.range } : {}),
           csv: click.csv,
+          post: {
+            metadata: answerMetadata(click.query ?? `run ${click.reportId}${click.range ? ` ${click.range}` : ''}`),
+          },
         },
         ctx,
         click.query ?? `run ${click.reportId}${click.range ? ` ${click.range}` : ''}`,
@@ -125,6 +153,38 @@ export class PivotCommands {
         : { id: 'adhoc', definition: compiled.definition };
     const range = compiled.kind === 'run' ? compiled.range : undefined;
     await this.explainAndPost(report, ctx, range, text);
+  }
+
+  /**
+   * A reply in an answer's thread, read by `applyFollowUp`: runs the refined query into the thread,
+   * its first line the whole query in catalog terms. Never throws.
+   */
+  async followUp(
+    answer: { text: string; csv?: boolean; chart?: boolean } & FollowUpLine,
+    ctx: CommandContext,
+  ): Promise<void> {
+    try {
+      await this.query(answer.text, ctx, {
+        followUp: { understood: answer.understood, reply: answer.reply, changed: answer.changed },
+        ...(answer.csv ? { csv: true } : {}),
+      });
+    } catch (error) {
+      await this.reportFailure(error, answer.text, ctx);
+    }
+  }
+
+  /** `why?` in an answer's thread: the explanation of its query, in the thread. Never throws. */
+  async explainFollowUp(query: string, ctx: CommandContext): Promise<void> {
+    try {
+      await this.why(query, ctx);
+    } catch (error) {
+      await this.reportFailure(error, `why ${query}`, ctx);
+    }
+  }
+
+  /** Tells the asker something where they asked (a reply when in a conversation). */
+  async tell(ctx: CommandContext, message: SlackMessage): Promise<void> {
+    await this.private(ctx, message);
   }
 
   private async explainAndPost(
@@ -258,6 +318,8 @@ export class PivotCommands {
       }
       case 'unsubscribe':
         return this.unsubscribe(command, ctx);
+      case 'unwatch':
+        return this.unwatch(command.name, ctx);
       case 'why':
         return this.why(command.text, ctx);
       case 'query':
@@ -265,14 +327,35 @@ export class PivotCommands {
     }
   }
 
-  private async query(text: string, ctx: CommandContext): Promise<void> {
+  private async query(
+    text: string,
+    ctx: CommandContext,
+    how: { followUp?: FollowUpLine; csv?: boolean } = {},
+  ): Promise<void> {
     const compiled = compileQuery(text, await this.queryOptions());
+    // The answer carries its query: a reply in its thread refines it (`applyFollowUp`).
+    const post = { metadata: answerMetadata(text) };
     if (compiled.kind === 'run') {
       const report = await this.report(compiled.report.value);
-      return this.deliver({ report, ...(compiled.range !== undefined ? { range: compiled.range } : {}) }, ctx, text);
+      return this.deliver(
+        {
+          report,
+          ...(compiled.range !== undefined ? { range: compiled.range } : {}),
+          post,
+          ...(how.csv ? { csv: true } : {}),
+        },
+        ctx,
+        text,
+      );
     }
     return this.deliver(
-      { report: { id: 'adhoc', definition: compiled.definition }, query: text, csv: compiled.csv },
+      {
+        report: { id: 'adhoc', definition: compiled.definition },
+        query: text,
+        csv: compiled.csv || how.csv === true,
+        post,
+        ...(how.followUp ? { followUp: how.followUp } : {}),
+      },
       ctx,
       text,
     );
@@ -284,7 +367,7 @@ export class PivotCommands {
     ctx: CommandContext & { threadTs?: string },
     command?: string,
   ): Promise<void> {
-    const key = ctx.triggerId ? `slack:${ctx.triggerId}` : undefined;
+    const key = runKeyOf(ctx);
     let runId: string | undefined;
     if (key) {
       const { run, started } = await this.deps.store.runs.start({
@@ -422,6 +505,22 @@ export class PivotCommands {
     );
   }
 
+  /** `/pivot unwatch <name>`: removes a watch ("Watch this"); its rule is no longer evaluated. */
+  private async unwatch(name: string, ctx: CommandContext): Promise<void> {
+    if (!this.isAdmin(ctx.userId)) return this.private(ctx, refusal('remove alert rules'));
+    const { store } = this.deps;
+    const found = store.subscriptions.list().find((s) => s.report === watchId(name) && s.watch !== undefined);
+    if (!found) {
+      const names = watchesOf(store.subscriptions.list()).map((s) => savedName(s.report));
+      throw new UserInputError(
+        'WATCH_NOT_FOUND',
+        `There is no watch "${name}".${names.length > 0 ? ` Watches: ${names.join(', ')}.` : ' Save one with "Watch this" under an answer.'}`,
+      );
+    }
+    await store.subscriptions.remove(found.report, found.channel);
+    return this.private(ctx, noticeMessage(`:white_check_mark: \`${name}\` is no longer watched.`));
+  }
+
   private isAdmin(userId: string): boolean {
     return this.deps.settings.admins.includes(userId);
   }
@@ -452,6 +551,10 @@ export class PivotCommands {
   }
 
   private async private(ctx: CommandContext, message: SlackMessage): Promise<void> {
+    if (ctx.inConversation) {
+      await this.deps.slack.post(ctx.channelId, message, ctx.threadTs ? { threadTs: ctx.threadTs } : {});
+      return;
+    }
     if (ctx.responseUrl) await this.deps.slack.respond(ctx.responseUrl, message);
     else await this.deps.slack.ephemeral(ctx.channelId, ctx.userId, message);
   }
@@ -472,7 +575,7 @@ export class PivotCommands {
 
   /** Tells the asker what went wrong, privately, with a reference to the log line for anything not their mistake. */
   private async reportFailure(error: unknown, text: string, ctx: CommandContext): Promise<void> {
-    const key = ctx.triggerId ? `slack:${ctx.triggerId}` : undefined;
+    const key = runKeyOf(ctx);
     if (this.deps.signal.aborted && key && this.deps.store.runs.findByIdempotencyKey(key)?.status === 'running') {
       // Its run stays recorded as running: the next start finishes it from its job or tells the asker.
       this.deps.logger.info({ userId: ctx.userId, key }, 'run interrupted by shutdown; the next start answers it');
@@ -522,6 +625,12 @@ export function failureMessage(error: unknown, text: string, failure: UserFailur
     ...(hint ? { hint } : {}),
     ...(failure.suggestions.length > 0 ? { suggestions: failure.suggestions } : {}),
   });
+}
+
+/** The store key that makes a command's or message's run happen once. */
+function runKeyOf(ctx: CommandContext): string | undefined {
+  if (ctx.triggerId) return `slack:${ctx.triggerId}`;
+  return ctx.runKey ? `slack:${ctx.runKey}` : undefined;
 }
 
 function refusal(what: string): SlackMessage {

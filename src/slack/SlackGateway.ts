@@ -32,6 +32,9 @@ export interface HistoryMessage {
   ts: string;
   text: string;
   threadTs?: string;
+  /** Who posted it: a user id, and a bot id for an app's message. */
+  user?: string;
+  botId?: string;
   /** Present when asked for with `includeAllMetadata` and the message carries some. */
   metadata?: MessageMetadata;
   /** Files shared with the message (an upload into a thread is such a message). */

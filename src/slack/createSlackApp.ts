@@ -6,6 +6,8 @@ import { type Store, storeHealth } from '../store/index.js';
 import { alertAction } from './alertActions.js';
 import { alertsOverview } from './alertsOverview.js';
 import { boltLogSink } from './boltLogger.js';
+import { converse } from './Conversation.js';
+import type { BotIdentity } from './conversationEvents.js';
 import { RecentKeys, type SharedKeys } from './dedupe.js';
 import { homeView, recentRuns } from './homeView.js';
 import { noticeMessage } from './infoMessages.js';
@@ -76,7 +78,11 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
   });
   const commands = options.commands(gateway);
-  const handle = acrossReplicas(eventHandler({ commands, gateway, home: options.home, logger, track }), {
+  const bot: BotIdentity = {
+    ...(identity.botUserId ? { botUserId: identity.botUserId } : {}),
+    ...(identity.botId ? { botId: identity.botId } : {}),
+  };
+  const handle = acrossReplicas(eventHandler({ commands, gateway, home: options.home, logger, track, bot }), {
     store: options.home.store,
     logger,
     track,
@@ -157,7 +163,10 @@ function repeatKey(event: SlackEvent): string | undefined {
     case 'alertAction':
       return `act:${event.triggerId}:${event.actionId}`;
     case 'scheduleThis':
-      return `act:${event.triggerId}:schedule`;
+      return `act:${event.triggerId}:${event.watch ? 'watch' : 'schedule'}`;
+    case 'message':
+      // A retry, and the message event Slack sends beside an app_mention, share channel and ts.
+      return `msg:${event.channelId}:${event.ts}`;
     default:
       return undefined;
   }
@@ -193,13 +202,14 @@ interface HandlerDeps {
   home: SlackAppOptions['home'];
   logger: Logger;
   track: (work: Promise<unknown>) => void;
+  bot: BotIdentity;
 }
 
 /**
  * What happens after an acknowledgement: a request Slack delivered twice (a retry, a double
  * click) is dropped, the rest goes to `PivotCommands` or App Home. Never throws.
  */
-function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): (event: SlackEvent) => void {
+function eventHandler({ commands, gateway, home, logger, track, bot }: HandlerDeps): (event: SlackEvent) => void {
   const recent = new RecentKeys();
   return (event) => {
     switch (event.type) {
@@ -300,8 +310,8 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
         return;
       }
       case 'scheduleThis':
-        if (recent.checkAndRemember(`act:${event.triggerId}:schedule`)) return;
-        track(commands.modals.scheduleThis(event));
+        if (recent.checkAndRemember(`act:${event.triggerId}:${event.watch ? 'watch' : 'schedule'}`)) return;
+        track(event.watch ? commands.modals.watchThis(event) : commands.modals.scheduleThis(event));
         return;
       case 'modalAction':
         track(commands.modals.update(event));
@@ -319,6 +329,15 @@ function eventHandler({ commands, gateway, home, logger, track }: HandlerDeps): 
           }),
         );
         return;
+      case 'message': {
+        const { type: _type, retryNum, ...message } = event;
+        if (recent.checkAndRemember(`msg:${message.channelId}:${message.ts}`)) {
+          logger.info({ channel: message.channelId, retryNum }, 'repeated Slack message ignored');
+          return;
+        }
+        track(converse(message, { commands, slack: gateway, logger, bot }));
+        return;
+      }
       case 'homeOpened':
         track(
           (async () => {

@@ -60,6 +60,8 @@ export interface RunTarget {
    * "because" line each in the message, the full ranking in its thread (digests).
    */
   explain?: boolean;
+  /** The answer to a reply in a thread: its first line states the refined query (`adhocMessage`). */
+  followUp?: PostHow['followUp'];
   /**
    * Decides from the run's view whether to post it (quiet digests): `post: false` posts nothing,
    * or only `note` (the weekly all-quiet note), and the result says why it was skipped. A run that
@@ -149,6 +151,7 @@ export async function runAndDeliver(
         ...(target.query !== undefined ? { query: target.query } : {}),
         ...(target.csv ? { csv: true } : {}),
         ...(because.length > 0 ? { because } : {}),
+        ...(target.followUp ? { followUp: target.followUp } : {}),
       },
       { ...place, ...(threadTs ? { threadTs } : {}) },
       deps,
@@ -307,6 +310,8 @@ export interface PostHow {
   notices?: readonly string[];
   /** One "because" line per headline KPI that moved (digests). */
   because?: readonly string[];
+  /** An ad-hoc answer to a reply in a thread: the refined query, the reply, what changed. */
+  followUp?: { understood: string; reply: string; changed: string };
 }
 
 /** Shown when a report's chart could not be drawn: the digest goes out without it, and says so. */
@@ -337,7 +342,12 @@ export async function postView(
       ...(how.because && how.because.length > 0 ? { because: how.because } : {}),
     };
     return how.query !== undefined
-      ? adhocMessage(view, { ...options, query: how.query, userId: place.user })
+      ? adhocMessage(view, {
+          ...options,
+          query: how.query,
+          userId: place.user,
+          ...(how.followUp ? { followUp: how.followUp } : {}),
+        })
       : digestMessage(view, { ...options, ...(how.lateNote ? { lateNote: how.lateNote } : {}) });
   };
   const postOptions = {

@@ -39,6 +39,8 @@ export function messagesOf(result: unknown): HistoryMessage[] {
 function toHistoryMessage(raw: Record<string, unknown>): HistoryMessage {
   const message: HistoryMessage = { ts: String(raw.ts ?? ''), text: String(raw.text ?? '') };
   if (typeof raw.thread_ts === 'string') message.threadTs = raw.thread_ts;
+  if (typeof raw.user === 'string') message.user = raw.user;
+  if (typeof raw.bot_id === 'string') message.botId = raw.bot_id;
   const metadata = raw.metadata as Partial<MessageMetadata> | undefined;
   if (metadata && typeof metadata.event_type === 'string') {
     message.metadata = { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} };

@@ -67,9 +67,13 @@ export {
   type UploadFile,
 } from './SlackGateway.js';
 export {
+  savedName,
   savedQueriesOf,
   savedQueryReport,
   savedQueryYaml,
+  WATCH_PREFIX,
+  watchesOf,
+  watchId,
   withSavedQueries,
   withSavedQueryReports,
 } from './savedQueries.js';

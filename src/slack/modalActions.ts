@@ -16,7 +16,7 @@ import {
   validateQueryModal,
 } from './queryModalFields.js';
 import { SlackDeliveryError } from './SlackDeliveryError.js';
-import { savedQueriesOf } from './savedQueries.js';
+import { savedQueriesOf, WATCH_PREFIX, watchId } from './savedQueries.js';
 import {
   parseScheduleMetadata,
   SCHEDULE_BLOCKS,
@@ -27,6 +27,14 @@ import {
   validateScheduleForm,
 } from './scheduleModal.js';
 import type { SlackEvent, ViewAnswer, ViewSubmission } from './slackReceiver.js';
+import {
+  parseWatchMetadata,
+  validateWatchForm,
+  WATCH_BLOCKS,
+  WATCH_MODAL_CALLBACK,
+  watchFormFromState,
+  watchModalView,
+} from './watchModal.js';
 
 type ModalAction = Extract<SlackEvent, { type: 'modalAction' }>;
 type ScheduleThis = Extract<SlackEvent, { type: 'scheduleThis' }>;
@@ -97,10 +105,16 @@ export class ModalActions {
     try {
       if (submission.callbackId === QUERY_MODAL_CALLBACK) return await this.submitQuery(submission, track);
       if (submission.callbackId === SCHEDULE_MODAL_CALLBACK) return await this.submitSchedule(submission, track);
+      if (submission.callbackId === WATCH_MODAL_CALLBACK) return await this.submitWatch(submission, track);
       return {};
     } catch (error) {
       this.deps.logger.warn({ err: toError(error), callbackId: submission.callbackId }, 'modal submission failed');
-      const block = submission.callbackId === SCHEDULE_MODAL_CALLBACK ? SCHEDULE_BLOCKS.name : QUERY_BLOCKS.metrics;
+      const block =
+        submission.callbackId === SCHEDULE_MODAL_CALLBACK
+          ? SCHEDULE_BLOCKS.name
+          : submission.callbackId === WATCH_MODAL_CALLBACK
+            ? WATCH_BLOCKS.name
+            : QUERY_BLOCKS.metrics;
       return { errors: { [block]: 'That did not work; try again in a moment.' } };
     }
   }
@@ -160,6 +174,86 @@ export class ModalActions {
     }
   }
 
+  /** "Watch this": refused to non-admins (as alerts are theirs to manage); otherwise the rule modal, prefilled. */
+  async watchThis(event: ScheduleThis): Promise<void> {
+    const { slack, settings } = this.deps;
+    const answer = (text: string) =>
+      event.responseUrl
+        ? slack.respond(event.responseUrl, noticeMessage(text))
+        : slack.ephemeral(event.channelId ?? event.userId, event.userId, noticeMessage(text));
+    if (!settings.admins.includes(event.userId)) {
+      return answer(
+        ':no_entry: Only pivotbot admins can save alert rules. Ask one of them, or an operator can add you to PIVOTBOT_ADMINS.',
+      );
+    }
+    const query = queryOfButton(event.value);
+    if (!query || !event.channelId)
+      return answer('That button is from an older pivotbot version; run the query again.');
+    let shape: ReturnType<typeof watchable>;
+    try {
+      shape = watchable(compileQuery(query, await this.commands.queryOptions()));
+    } catch {
+      shape = undefined;
+    }
+    if (!shape || shape.metrics.length === 0) return answer('That answer has no metric to watch.');
+    try {
+      await slack.viewsOpen(
+        event.triggerId,
+        watchModalView({ query, channel: event.channelId, timezone: settings.timezone, ...shape }),
+      );
+    } catch (error) {
+      this.deps.logger.warn({ err: toError(error), userId: event.userId }, 'watch modal not opened');
+      await answer(`:warning: The alert form did not open. ${userMessageOf(error)}`);
+    }
+  }
+
+  private async submitWatch(submission: ViewSubmission, track: (work: Promise<unknown>) => void): Promise<ViewAnswer> {
+    const { store, settings, slack } = this.deps;
+    const meta = parseWatchMetadata(submission.privateMetadata);
+    if (!meta) return { errors: { [WATCH_BLOCKS.name]: OLD_MODAL } };
+    if (!settings.admins.includes(submission.userId)) {
+      return { errors: { [WATCH_BLOCKS.name]: 'Only pivotbot admins can save alert rules (PIVOTBOT_ADMINS).' } };
+    }
+    let shape: ReturnType<typeof watchable>;
+    try {
+      shape = watchable(compileQuery(meta.query, await this.commands.queryOptions()));
+    } catch {
+      shape = undefined;
+    }
+    if (!shape) return { errors: { [WATCH_BLOCKS.name]: 'That query no longer compiles; run it again.' } };
+    const verdict = validateWatchForm(watchFormFromState(submission.values), {
+      metrics: shape.metrics,
+      taken: (name) => store.subscriptions.list().some((s) => s.report === watchId(name)),
+      timezone: settings.timezone,
+    });
+    if (!verdict.ok) return { errors: verdict.errors };
+    await store.subscriptions.add({
+      report: watchId(verdict.name),
+      channel: meta.channel,
+      query: meta.query,
+      watch: verdict.rule,
+      createdBy: submission.userId,
+    });
+    this.deps.logger.info(
+      {
+        name: verdict.name,
+        channel: meta.channel,
+        watches: store.subscriptions.list().filter((s) => s.report.startsWith(WATCH_PREFIX)).length,
+      },
+      'watch saved',
+    );
+    track(
+      slack.ephemeral(
+        meta.channel,
+        submission.userId,
+        noticeMessage(
+          `:white_check_mark: Watching \`${verdict.name}\`: its incidents open threads in <#${meta.channel}>. \`/pivot alerts\` lists it; \`/pivot unwatch ${verdict.name}\` removes it; \`pivotbot export ${verdict.name}\` prints it as a report file.`,
+        ),
+      ),
+    );
+    return {};
+  }
+
   private async submitSchedule(
     submission: ViewSubmission,
     track: (work: Promise<unknown>) => void,
@@ -203,6 +297,21 @@ export class ModalActions {
     );
     return {};
   }
+}
+
+/** The metrics (output keys) and whether there is a breakdown, of an ad-hoc query; undefined for a run command. */
+function watchable(
+  compiled: ReturnType<typeof compileQuery>,
+): { metrics: string[]; byEntity: boolean; understood?: string } | undefined {
+  if (compiled.kind === 'run') return undefined;
+  const { query, description } = compiled.definition;
+  const key = (f: (typeof query.metrics)[number]) => (typeof f === 'string' ? f : (f.as ?? f.name));
+  const dimension = (f: (typeof query.dimensions)[number]) => (typeof f === 'string' ? f : f.name);
+  return {
+    metrics: query.metrics.map(key),
+    byEntity: query.dimensions.some((d) => dimension(d) !== 'date'),
+    ...(description ? { understood: description } : {}),
+  };
 }
 
 /** The query a "Schedule this" button carries (`{ reportId: 'adhoc', query }`). */

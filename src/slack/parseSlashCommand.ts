@@ -16,6 +16,7 @@ export type SlashCommand =
   | { kind: 'history'; report: string }
   | { kind: 'unsubscribe'; report: string; channel?: ChannelRef }
   | { kind: 'alerts' }
+  | { kind: 'unwatch'; name: string }
   /** `why <query>`: why the query's metrics moved against its comparison (previous period by default). */
   | { kind: 'why'; text: string }
   /** Anything else goes to the query language: `run …`, `postbacks …`, or an ad-hoc query. */
@@ -40,6 +41,7 @@ const VERBS = [
   'schedule',
   'history',
   'alerts',
+  'unwatch',
   'run',
   'postbacks',
   'why',
@@ -67,6 +69,8 @@ export function parseSlashCommand(raw: string): SlashCommand {
       return { kind: 'list' };
     case 'alerts':
       return { kind: 'alerts' };
+    case 'unwatch':
+      return { kind: 'unwatch', name: requireWord(rest[0], 'unwatch <name>', 'the watch').replace(/^watch-/, '') };
     case 'why':
       return { kind: 'why', text: requireWord(rest.join(' ') || undefined, 'why <query>', 'the query to explain') };
     case 'schedule':

@@ -7,16 +7,32 @@
  */
 import { stringify as stringifyYaml } from 'yaml';
 import { compileQuery, QueryError, type QueryOptions, workspaceGlossaryOf } from '../query/index.js';
-import type { LoadedReport, LoadedReports, ReportProblem } from '../reports/index.js';
+import { alertSchema, type LoadedReport, type LoadedReports, type ReportProblem } from '../reports/index.js';
 import type { Subscription } from '../store/index.js';
 import { SAVED_QUERY_PREFIX } from './scheduleModal.js';
 
+/** The report id prefix of a watch ("Watch this"): an alert rule on a saved query. */
+export const WATCH_PREFIX = 'watch-';
+export const watchId = (name: string): string => `${WATCH_PREFIX}${name}`;
+
+/** A saved query's or watch's name: its report id without the prefix. */
+export const savedName = (id: string): string =>
+  id.startsWith(WATCH_PREFIX) ? id.slice(WATCH_PREFIX.length) : id.slice(SAVED_QUERY_PREFIX.length);
+
 /** Where a saved query's problems say it lives (reports have a file). */
-export const savedQueryFile = (id: string): string => `store: saved query ${id.slice(SAVED_QUERY_PREFIX.length)}`;
+export const savedQueryFile = (id: string): string =>
+  `store: ${id.startsWith(WATCH_PREFIX) ? 'watch' : 'saved query'} ${savedName(id)}`;
 
 /** The saved queries among subscriptions. */
 export function savedQueriesOf(subscriptions: readonly Subscription[]): Subscription[] {
   return subscriptions.filter((s) => s.query !== undefined && s.report.startsWith(SAVED_QUERY_PREFIX));
+}
+
+/** The watches among subscriptions: a query and the alert rule evaluated on it. */
+export function watchesOf(subscriptions: readonly Subscription[]): Subscription[] {
+  return subscriptions.filter(
+    (s) => s.query !== undefined && s.watch !== undefined && s.report.startsWith(WATCH_PREFIX),
+  );
 }
 
 /**
@@ -29,8 +45,17 @@ export function savedQueryReport(saved: Subscription, options: QueryOptions): Lo
   const compiled = compileQuery(saved.query ?? '', options);
   if (compiled.kind === 'run') throw new QueryError('A saved query cannot be a run command.', 0, 3);
   const definition = { ...compiled.definition };
-  const title = `Saved query: ${saved.query ?? ''}`;
+  const title = `${saved.watch ? 'Watch' : 'Saved query'}: ${saved.query ?? ''}`;
   definition.title = title.length > 150 ? `${title.slice(0, 149)}…` : title;
+  if (saved.watch) {
+    // A watch posts no digest: its rule is evaluated on its own check, its threads in its channel.
+    const parsed = alertSchema.safeParse(saved.watch);
+    if (!parsed.success)
+      throw new QueryError(`The watch's rule is not valid: ${parsed.error.issues[0]?.message}`, 0, 1);
+    definition.alerts = [parsed.data];
+    definition.deliver = { channels: [saved.channel] } as NonNullable<typeof definition.deliver>;
+    delete definition.schedule;
+  }
   return { id: saved.report, file: savedQueryFile(saved.report), definition };
 }
 
@@ -43,7 +68,7 @@ export function withSavedQueryReports(
   subscriptions: readonly Subscription[],
   options: { now: Date; defaultTimeZone: string },
 ): LoadedReports {
-  const saved = savedQueriesOf(subscriptions);
+  const saved = [...savedQueriesOf(subscriptions), ...watchesOf(subscriptions)];
   if (saved.length === 0) return loaded;
   const { glossary } = workspaceGlossaryOf(loaded);
   const taken = new Set([...loaded.reports.map((r) => r.id), ...loaded.broken]);
@@ -98,9 +123,19 @@ export function withSavedQueries(
  * @example savedQueryYaml(subscription, { now: new Date(), defaultTimeZone: 'UTC' })
  */
 export function savedQueryYaml(saved: Subscription, options: QueryOptions): string {
-  const name = saved.report.slice(SAVED_QUERY_PREFIX.length);
+  const name = savedName(saved.report);
   const { definition } = savedQueryReport(saved, options);
   const { alerts: _alerts, schedule: _schedule, deliver: _deliver, ...rest } = definition;
+  if (saved.watch) {
+    const document = {
+      ...rest,
+      title: `${name} (watch)`,
+      deliver: { channels: [saved.channel] },
+      alerts: [saved.watch],
+    };
+    const header = `# pivotbot export ${name}: the watch on "${(saved.query ?? '').replace(/\s+/g, ' ')}",\n# saved by ${saved.createdBy}. Save as reports/${name}.yaml; remove the watch once the file evaluates it.\n`;
+    return `${header}${stringifyYaml(JSON.parse(JSON.stringify(document)), { lineWidth: 0 })}`;
+  }
   const schedule = {
     ...(saved.cron !== undefined ? { cron: saved.cron } : {}),
     ...(saved.cron === undefined && saved.at !== undefined ? { at: saved.at } : {}),

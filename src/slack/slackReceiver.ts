@@ -18,6 +18,7 @@ import {
 } from '../render/blocks/actionIds.js';
 import { AckTimes } from './ackTimes.js';
 import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
+import { type ConversationMessage, conversationMessageOf } from './conversationEvents.js';
 import { slackApiUrlOption } from './slackApiUrl.js';
 
 const { App } = bolt;
@@ -57,8 +58,9 @@ export type SlackEvent =
       messageTs?: string;
     }
   | {
-      /** A "Schedule this" click on an ad-hoc result. */
+      /** A "Schedule this" (or, with `watch`, "Watch this") click on an ad-hoc result. */
       type: 'scheduleThis';
+      watch?: boolean;
       value?: string;
       userId: string;
       channelId?: string;
@@ -78,7 +80,13 @@ export type SlackEvent =
       /** The view's `state.values` as Slack sent them. */
       values: unknown;
     }
-  | { type: 'homeOpened'; userId: string };
+  | { type: 'homeOpened'; userId: string }
+  | ({
+      /** A mention, a DM, or a reply in one of the bot's threads (`conversationEvents.ts` chose it). */
+      type: 'message';
+      /** Slack's X-Slack-Retry-Num when this delivery is a retry. */
+      retryNum?: number;
+    } & ConversationMessage);
 
 /** A modal submitted (`view_submission`): plain data, answered by the bot thread within the ack. */
 export interface ViewSubmission {
@@ -232,13 +240,14 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
     });
   }
 
-  app.action(ACTION_IDS.scheduleThis, async ({ ack, body, action }) => {
+  app.action(new RegExp(`^(${ACTION_IDS.scheduleThis}|${ACTION_IDS.watchThis})$`), async ({ ack, body, action }) => {
     await ack();
     if (body.type !== 'block_actions') return;
-    const button = action as { value?: string };
+    const button = action as { value?: string; action_id: string };
     const channelId = body.channel?.id ?? body.container?.channel_id;
     sink.event({
       type: 'scheduleThis',
+      ...(button.action_id === ACTION_IDS.watchThis ? { watch: true } : {}),
       ...(button.value !== undefined ? { value: button.value } : {}),
       userId: body.user.id,
       ...(channelId ? { channelId } : {}),
@@ -291,6 +300,23 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
   app.event('app_home_opened', async ({ event }) => {
     if (event.tab === 'home') sink.event({ type: 'homeOpened', userId: event.user });
   });
+
+  // Mentions, DMs and replies in the bot's threads; everything else is dropped unread here.
+  const bot = {
+    ...(settings.botUserId ? { botUserId: settings.botUserId } : {}),
+    ...(settings.botId ? { botId: settings.botId } : {}),
+  };
+  for (const name of ['app_mention', 'message'] as const) {
+    app.event(name, async ({ event, context }) => {
+      const message = conversationMessageOf(event, bot);
+      if (!message) return;
+      sink.event({
+        type: 'message',
+        ...message,
+        ...(context.retryNum !== undefined ? { retryNum: context.retryNum } : {}),
+      });
+    });
+  }
 
   app.error(async (error) => {
     sink.log('error', `Slack listener failed: ${error.message}`);

@@ -70,8 +70,10 @@ export interface NewSubscription {
   cron?: string;
   /** Zone of `at` / `cron`. */
   timezone?: string;
-  /** A saved query's text (its report id is `saved-<name>`). */
+  /** A saved query's text (its report id is `saved-<name>`, or `watch-<name>` for a watch). */
   query?: string;
+  /** A watch's alert rule (as a report file's `alerts` entry). */
+  watch?: Record<string, unknown>;
   createdBy: string;
 }
 

@@ -57,6 +57,11 @@ export const subscriptionSchema = z.object({
    * `saved-<name>`; absent for subscriptions to report files.
    */
   query: text.exactOptional(),
+  /**
+   * A watch ("Watch this"): the alert rule evaluated on `query`, under the report id
+   * `watch-<name>`, as a report file's `alerts` entry (checked when the reports are loaded).
+   */
+  watch: z.record(z.string(), z.unknown()).exactOptional(),
   /** Slack user id of whoever subscribed. */
   createdBy: text,
   createdAt: timestamp,

@@ -3,13 +3,13 @@ import { checkRecord, type StoreContext } from './storeContext.js';
 import { type Subscription, subscriptionSchema } from './storeSchema.js';
 
 /** The fields that give a subscription its own schedule (and a saved query its text). */
-const TIMING = ['schedule', 'at', 'cron', 'timezone', 'query'] as const;
+const TIMING = ['schedule', 'at', 'cron', 'timezone', 'query', 'watch'] as const;
 
 function timingOf(input: NewSubscription): Partial<Pick<Subscription, (typeof TIMING)[number]>> {
   const out: Partial<Pick<Subscription, (typeof TIMING)[number]>> = {};
   for (const key of TIMING) {
     const value = input[key];
-    if (value !== undefined) out[key] = value;
+    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
   }
   return out;
 }
@@ -24,7 +24,10 @@ export function createSubscriptionsRepository(ctx: StoreContext): SubscriptionsR
     async add(input: NewSubscription) {
       ctx.assertOpen();
       const existing = find(input.report, input.channel);
-      if (existing !== undefined && TIMING.every((key) => existing[key] === input[key])) {
+      if (
+        existing !== undefined &&
+        TIMING.every((key) => JSON.stringify(existing[key]) === JSON.stringify(input[key]))
+      ) {
         return { subscription: existing, created: false };
       }
       return ctx.mutate((data) => {

@@ -250,19 +250,30 @@ export class BotHarness {
     return postSigned(this.eventsUrl, body, { signingSecret: SIGNING_SECRET });
   }
 
-  async event(event: Record<string, unknown>): Promise<Response> {
+  /**
+   * Sends a signed `event_callback`; a retry passes the first delivery's `eventId` and `retryNum`
+   * (sent as X-Slack-Retry-Num, as Slack does).
+   */
+  async event(
+    event: Record<string, unknown>,
+    options: { eventId?: string; retryNum?: number } = {},
+  ): Promise<Response> {
     const body = JSON.stringify({
       token: 'x',
       team_id: 'T_TEST',
       api_app_id: 'A_PIVOT',
       type: 'event_callback',
-      event_id: `Ev${++this.counter}`,
+      event_id: options.eventId ?? `Ev${++this.counter}`,
       event_time: Math.floor(Date.now() / 1000),
       event,
     });
     return fetch(this.eventsUrl, {
       method: 'POST',
-      headers: signedHeaders(body, { signingSecret: SIGNING_SECRET, contentType: 'application/json' }),
+      headers: signedHeaders(body, {
+        signingSecret: SIGNING_SECRET,
+        contentType: 'application/json',
+        ...(options.retryNum !== undefined ? { retryNum: options.retryNum } : {}),
+      }),
       body,
     });
   }

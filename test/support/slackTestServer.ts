@@ -34,6 +34,9 @@ export interface Fault {
   where?: (args: Record<string, unknown>) => boolean;
 }
 
+/** The DM channel between a test user and the bot (the app's Messages tab). */
+export const BOT_DM = 'D0BOTDM001';
+
 /** Slack message metadata as the bot sent it. */
 export interface StoredMetadata {
   event_type: string;
@@ -50,6 +53,8 @@ export interface StoredMessage {
   /** A reply posted with `reply_broadcast`: also shown in the channel's history. */
   broadcast?: boolean;
   metadata?: StoredMetadata;
+  /** A person's message (`say`): posted by this user, not by the bot. */
+  user?: string;
 }
 
 /**
@@ -93,13 +98,14 @@ export class SlackTestServer {
   readonly uploads: HookCall[] = [];
   readonly messages: StoredMessage[] = [];
   /** Channels the bot is a member of; posting elsewhere answers not_in_channel. */
-  readonly memberOf = new Set<string>(['C0GENERAL1', 'C0MARKET01']);
+  readonly memberOf = new Set<string>(['C0GENERAL1', 'C0MARKET01', BOT_DM]);
   /** Users' profile time zones (`users.info`); others are UTC. */
   readonly userZones = new Map<string, string>();
   readonly knownChannels = new Map<string, string>([
     ['C0GENERAL1', 'general'],
     ['C0MARKET01', 'marketing'],
     ['C0OUTSIDE1', 'outside'],
+    [BOT_DM, 'direct message'],
   ]);
   private readonly faults = new Map<string, Fault[]>();
   private readonly waiters: Array<{ test: () => boolean; resolve: () => void }> = [];
@@ -518,8 +524,7 @@ export class SlackTestServer {
       ...more,
       messages: slice.map((m) => ({
         type: 'message',
-        user: 'U_BOT',
-        bot_id: 'B_BOT',
+        ...author(m),
         ts: m.ts,
         text: m.text,
         ...(m.blocks !== undefined ? { blocks: m.blocks } : {}),
@@ -574,8 +579,7 @@ export class SlackTestServer {
       ...more,
       messages: slice.map((m) => ({
         type: 'message',
-        user: 'U_BOT',
-        bot_id: 'B_BOT',
+        ...author(m),
         ts: m.ts,
         text: m.text,
         ...(m === parent ? this.threadFields(channel, ts) : { thread_ts: ts, parent_user_id: 'U_BOT' }),
@@ -620,6 +624,39 @@ export class SlackTestServer {
     });
   }
 
+  /**
+   * A person's message, stored as Slack stores it (so the thread reads it back), and returned as
+   * the `message` event Slack sends for it: `channel_type`, and for a reply `thread_ts` and
+   * `parent_user_id`. Mentions come as `app_mention` with `mention: true`.
+   */
+  say(
+    channel: string,
+    user: string,
+    text: string,
+    options: { threadTs?: string; mention?: boolean } = {},
+  ): Record<string, unknown> {
+    const ts = this.nextTs();
+    const message: StoredMessage = { channel, ts, text, blocks: [], user };
+    if (options.threadTs) message.threadTs = options.threadTs;
+    this.messages.push(message);
+    const parent = options.threadTs
+      ? this.messages.find((m) => m.channel === channel && m.ts === options.threadTs)
+      : undefined;
+    return {
+      type: options.mention ? 'app_mention' : 'message',
+      channel,
+      ...(options.mention
+        ? {}
+        : { channel_type: channel.startsWith('D') ? 'im' : channel.startsWith('G') ? 'group' : 'channel' }),
+      user,
+      text,
+      ts,
+      event_ts: ts,
+      ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+      ...(parent ? { parent_user_id: parent.user ?? 'U_BOT' } : {}),
+    };
+  }
+
   /** Other people's messages in a channel (plain text, no metadata), as a busy channel has. */
   chatter(channel: string, count: number): void {
     for (let i = 0; i < count; i++)
@@ -633,6 +670,12 @@ export class SlackTestServer {
     const digits = micros.toString().padStart(7, '0');
     return `${digits.slice(0, -6)}.${digits.slice(-6)}`;
   }
+}
+
+/** Who posted a message, as Slack says it: a person's user id, or the bot's user and bot ids. */
+function author(message: object): { user: string; bot_id?: string } {
+  const user = (message as { user?: string }).user;
+  return user !== undefined ? { user } : { user: 'U_BOT', bot_id: 'B_BOT' };
 }
 
 function decodeArgs(contentType: string, text: string): Record<string, unknown> {

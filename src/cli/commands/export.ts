@@ -4,7 +4,7 @@ import { loadConfig } from '../../config/index.js';
 import { didYouMean, PivotbotError, silentLogger, suggest, UserInputError } from '../../core/index.js';
 import { workspaceGlossaryOf } from '../../query/index.js';
 import { loadReports } from '../../reports/index.js';
-import { savedQueriesOf, savedQueryId, savedQueryYaml } from '../../slack/index.js';
+import { savedName, savedQueriesOf, savedQueryYaml, watchesOf } from '../../slack/index.js';
 import { decodeStoreText, openStore, type Subscription } from '../../store/index.js';
 import type { CliIo } from './io.js';
 
@@ -12,14 +12,17 @@ import type { CliIo } from './io.js';
 export function registerExport(program: Command, io: CliIo): void {
   program
     .command('export <name>')
-    .description('print a saved query (Slack\'s "Schedule this") as a report definition, for reports/<name>.yaml')
+    .description(
+      'print a saved query (Slack\'s "Schedule this") or a watch ("Watch this") as a report definition, for reports/<name>.yaml',
+    )
     .action(async (name: string) => {
       const config = loadConfig(io.env);
-      const saved = savedQueriesOf(await readSubscriptions(config.storePath));
-      const id = savedQueryId(name.replace(/^saved-/, ''));
-      const found = saved.find((s) => s.report === id);
+      const subscriptions = await readSubscriptions(config.storePath);
+      const saved = [...savedQueriesOf(subscriptions), ...watchesOf(subscriptions)];
+      const wanted = name.replace(/^(saved|watch)-/, '');
+      const found = saved.find((s) => savedName(s.report) === wanted);
       if (!found) {
-        const names = saved.map((s) => s.report.slice('saved-'.length));
+        const names = saved.map((s) => savedName(s.report));
         throw new UserInputError(
           'SAVED_QUERY_NOT_FOUND',
           names.length === 0

@@ -8,6 +8,8 @@ export const ACTION_IDS = {
   csv: 'pivot_csv',
   /** "Schedule this" on an ad-hoc result: opens the schedule modal. */
   scheduleThis: 'pivot_schedule_this',
+  /** "Watch this" on an ad-hoc result: opens the modal that saves an alert rule on its query. */
+  watchThis: 'pivot_watch_this',
   /** "Explain" on an answer with a comparison: why it moved, posted in its thread. */
   explain: 'pivot_explain',
   alertAck: 'alert_ack',

@@ -14,6 +14,11 @@ export interface AdhocOptions extends DigestOptions {
   query: string;
   /** Slack user id of who asked, shown as a mention. */
   userId?: string;
+  /**
+   * The answer to a reply in a thread: its first line is the whole refined query in catalog terms
+   * (`understood`), then the reply and what it changed.
+   */
+  followUp?: { understood: string; reply: string; changed: string };
 }
 
 /**
@@ -24,11 +29,16 @@ export interface AdhocOptions extends DigestOptions {
 export function adhocMessage(view: ReportView, options: AdhocOptions): SlackMessage {
   const cuts: string[] = [];
   const csvName = options.csvName ?? (view.csvPath ? view.csvPath.split(/[\\/]/).pop() : undefined);
-  const who = options.userId ? `<@${escapeMrkdwn(options.userId)}> asked ` : '';
-  const asked = `${who}\`${escapeMrkdwn(options.query.replace(/`/g, "'"))}\``;
+  const who = options.userId ? `<@${escapeMrkdwn(options.userId)}> ${options.followUp ? 'replied' : 'asked'} ` : '';
+  const code = (text: string) => `\`${escapeMrkdwn(text.replace(/`/g, "'"))}\``;
+  const asked = options.followUp
+    ? `${who}${code(options.followUp.reply)} · ${escapeMrkdwn(options.followUp.changed)}`
+    : `${who}${code(options.query)}`;
   // First what was understood, in the catalog's words (an ad-hoc definition's description), so
-  // people who typed "cpi by country" learn "installsCpi by countryCode".
-  const understood = view.description ? `\`${escapeMrkdwn(view.description.replace(/`/g, "'"))}\`\n` : '';
+  // people who typed "cpi by country" learn "installsCpi by countryCode"; a follow-up's answer
+  // states the whole refined query, so nobody has to guess what changed.
+  const understoodText = options.followUp?.understood ?? view.description;
+  const understood = understoodText ? `${code(understoodText)}\n` : '';
   const blocks: Block[] = [
     { type: 'section', text: mrkdwn(`${understood}${asked}`) },
     context(
@@ -46,6 +56,7 @@ export function adhocMessage(view: ReportView, options: AdhocOptions): SlackMess
       elements: [
         ...(csvName ? [button('Download CSV', ACTION_IDS.csv, value)] : []),
         button('Schedule this', ACTION_IDS.scheduleThis, value),
+        button('Watch this', ACTION_IDS.watchThis, value),
         ...(view.comparison ? [button('Explain', ACTION_IDS.explain, value)] : []),
       ],
     });

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 interface Manifest {
   features: {
     slash_commands: Array<{ command: string; url: string; should_escape: boolean }>;
-    app_home: { home_tab_enabled: boolean };
+    app_home: { home_tab_enabled: boolean; messages_tab_enabled: boolean; messages_tab_read_only_enabled: boolean };
   };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
@@ -28,8 +28,17 @@ describe('manifest.yml', () => {
     }
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
-    expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_home_opened']);
+    expect(manifest.features.app_home.messages_tab_enabled).toBe(true);
+    expect(manifest.features.app_home.messages_tab_read_only_enabled).toBe(false);
+    expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual([
+      'app_home_opened',
+      'app_mention',
+      'message.channels',
+      'message.groups',
+      'message.im',
+    ]);
     expect(manifest.oauth_config.scopes.bot.sort()).toEqual([
+      'app_mentions:read',
       'channels:history',
       'channels:read',
       'chat:write',
@@ -37,6 +46,7 @@ describe('manifest.yml', () => {
       'files:write',
       'groups:history',
       'groups:read',
+      'im:history',
       'users:read',
     ]);
   });
