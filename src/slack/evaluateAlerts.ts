@@ -16,7 +16,7 @@ import {
 } from '../alerts/index.js';
 import { failpoint, toError, UserInputError } from '../core/index.js';
 import { explainIncident, explainSettings, movedPast, postExplanation } from '../delivery/index.js';
-import { findReport, type LoadedReport } from '../reports/index.js';
+import { compoundOf, findReport, type LoadedReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
 import type { AlertIncident } from '../store/index.js';
 import { deliverOwed, ensureParents, type RuleThreads, ruleRange, type ThreadDeps } from './alertThreads.js';
@@ -129,7 +129,9 @@ async function explainOpened(
   deps: DigestDeps,
 ): Promise<void> {
   const settings = explainSettings(threads.report.definition);
-  if (!settings.enabled) return;
+  // A compound rule's parent names each condition and its value; one metric's drivers would tell
+  // only part of it (spend's drivers say nothing of installs stopping).
+  if (!settings.enabled || compoundOf(threads.rule)) return;
   const opened = transitions.filter((t) => t.kind === 'open');
   if (opened.length > EXPLAINED_PER_EVALUATION) {
     deps.logger.info(
