@@ -2,10 +2,10 @@ import type pg from 'pg';
 import type { Logger } from '../../core/index.js';
 
 /**
- * What a lease covers, by its id: a run (manual command) or an async job this replica works on, or
- * a job of the slot queue (pg-boss) this replica is running.
+ * What a lease covers, by its id: a run (manual command) or an async job this replica works on.
+ * (Scheduled steps are jobs of the slot queue, kept by pg-boss's own job heartbeats.)
  */
-export type LeaseKind = 'run' | 'job' | 'slot';
+export type LeaseKind = 'run' | 'job';
 
 /**
  * Leases for several replicas on one database. Each process keeps one row in
@@ -84,10 +84,6 @@ const ORPHANS: Record<LeaseKind, string> = {
            AND CASE WHEN l.key IS NULL THEN (j.body->>'createdAt')::timestamptz < now() - $1 * interval '1 millisecond'
                     ELSE NOT ${HOLDER_LIVE} END
          ORDER BY j.seq`,
-  // Held only while a replica runs the queue's job (pg-boss tracks the rest), so only a dead holder counts.
-  slot: `SELECT substring(l.key from 6) AS id FROM pivotbot_leases l
-          WHERE l.key LIKE 'slot:%' AND NOT ${HOLDER_LIVE}
-          ORDER BY l.taken_at`,
 };
 
 /**
@@ -203,8 +199,8 @@ export async function startReplicaLeases(
       await quietly('lease release', 'DELETE FROM pivotbot_leases WHERE key = $1', [key]);
     },
     async orphans(kind) {
-      // Runs and jobs count as orphaned after a lease without one recorded; a slot job only by its holder.
-      const { rows } = await pool.query<{ id: string }>(ORPHANS[kind], kind === 'slot' ? [] : [leaseMs]);
+      // Runs and jobs count as orphaned after a lease without one recorded.
+      const { rows } = await pool.query<{ id: string }>(ORPHANS[kind], [leaseMs]);
       return rows.map((row) => row.id);
     },
     async adopt(kind, id) {
