@@ -139,8 +139,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       queue = await startSlotQueue(pool, {
         logger,
         location,
-        ...(options.replica.heartbeatSeconds === undefined ? {} : { heartbeatSeconds: options.replica.heartbeatSeconds }),
-        ...(options.replica.superviseSeconds === undefined ? {} : { superviseSeconds: options.replica.superviseSeconds }),
+        ...(options.replica.heartbeatSeconds === undefined
+          ? {}
+          : { heartbeatSeconds: options.replica.heartbeatSeconds }),
+        ...(options.replica.superviseSeconds === undefined
+          ? {}
+          : { superviseSeconds: options.replica.superviseSeconds }),
       });
     }
   } catch (error) {

@@ -331,7 +331,9 @@ async function setAsideOlderQueue(client: pg.PoolClient, logger: Logger): Promis
     `SELECT to_regclass('${QUEUE_SCHEMA}.version') IS NOT NULL AS found`,
   );
   if (!present.rows[0]?.found) return;
-  const { rows } = await client.query<{ version: number }>(`SELECT version::int AS version FROM ${QUEUE_SCHEMA}.version`);
+  const { rows } = await client.query<{ version: number }>(
+    `SELECT version::int AS version FROM ${QUEUE_SCHEMA}.version`,
+  );
   const version = rows[0]?.version;
   if (version === undefined || version >= 25) return;
   const aside = `${QUEUE_SCHEMA}_pgboss10`;
