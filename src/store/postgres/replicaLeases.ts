@@ -46,13 +46,6 @@ export interface ReplicaLeases {
    * heartbeat is written again, and would take over what it starts meanwhile.
    */
   fresh(): Promise<boolean>;
-  /**
-   * Aborted once this process's heartbeat has gone unwritten for two thirds of a lease: from then on
-   * the others may soon see it as stopped and take over its work, so work started under the old
-   * heartbeat must not reach Slack (a digest posted after another replica's channel check would be
-   * posted twice). A new signal once the heartbeat is written again.
-   */
-  lapsed(): AbortSignal;
   /** Renews this process's heartbeat now (also done on a timer). False when the database did not answer. */
   heartbeat(): Promise<boolean>;
   /** Stops the heartbeat and removes this process's row: what it still held is adopted at once by the others. */
@@ -102,16 +95,6 @@ export async function startReplicaLeases(
   /** When the heartbeat was last written (this process's clock; only its age is used). */
   let beatAt = Number.NEGATIVE_INFINITY;
   let beats = 0;
-  let lapse = new AbortController();
-  const checkLapse = () => {
-    if (!lapse.signal.aborted && Date.now() - beatAt > (leaseMs * 2) / 3) {
-      logger.warn(
-        { store: location },
-        'replica heartbeat lapsed; the work it holds is stopped before it reaches Slack',
-      );
-      lapse.abort(new Error('replica heartbeat lapsed'));
-    }
-  };
   /** Leases whose first write failed: written with the next heartbeat, unless another replica took the work meanwhile. */
   const unrecorded = new Set<string>();
 
@@ -141,12 +124,10 @@ export async function startReplicaLeases(
       if (warned) logger.info({ store: location }, 'replica heartbeat written again');
       warned = false;
       beatAt = Date.now();
-      if (lapse.signal.aborted) lapse = new AbortController();
       return true;
     } catch (error) {
       if (!warned) logger.warn({ err: error, store: location }, 'replica heartbeat not written; retrying');
       warned = true;
-      checkLapse();
       return false;
     }
   };
@@ -160,14 +141,7 @@ export async function startReplicaLeases(
     [owner, leaseMs],
   );
   beatAt = Date.now();
-  const timer = setInterval(
-    () => {
-      // Checked before the write too: a write that hangs through an outage must not hide the lapse.
-      checkLapse();
-      void heartbeat();
-    },
-    Math.max(100, Math.floor(leaseMs / 3)),
-  );
+  const timer = setInterval(() => void heartbeat(), Math.max(100, Math.floor(leaseMs / 3)));
   timer.unref();
 
   const quietly = async (what: string, text: string, params: unknown[]): Promise<boolean> => {
@@ -225,7 +199,6 @@ export async function startReplicaLeases(
       return rows.length === 1;
     },
     fresh,
-    lapsed: () => lapse.signal,
     heartbeat,
     async close() {
       if (closed) return;
