@@ -235,4 +235,25 @@ describe('the scheduler on the job queue (pg-boss)', () => {
     await eventually(() => handed.length > 0, 8_000, 'the job run again');
     expect(handed).toEqual([{ handoffs: 1, slot: job.slot }]);
   }, 30_000);
+
+  it('sets a pg-boss 10 queue schema aside (pg-boss 12 cannot migrate it) and starts a new one', async () => {
+    const url = await freshDatabase('pivotbot_queue_pgboss10');
+    // What pg-boss 10 left: its schema, whose version table says 24.
+    await sql(url, 'CREATE SCHEMA pivotbot_queue');
+    await sql(url, 'CREATE TABLE pivotbot_queue.version (version int PRIMARY KEY)');
+    await sql(url, 'INSERT INTO pivotbot_queue.version VALUES (24)');
+    const store = await openPostgresStore({
+      url,
+      logger: silentLogger(),
+      replica: { heartbeatSeconds: HEARTBEAT_SECONDS, superviseSeconds: 1 },
+      refreshIntervalMs: 0,
+    });
+    open.push({ name: 'new', store, calls: [], scheduler: { stop: async () => undefined } as unknown as Scheduler });
+    const queue = store.queue as NonNullable<PostgresStore['queue']>;
+    const job = { scheduleId: 's', slot: '2026-11-23T09:00:00.000Z', late: false, tries: 1, waitedMs: 0 };
+    expect(await queue.send(job, { key: 'digest:queued:C1:2026-11-23T09:00:00.000Z' })).toBe(true);
+    expect(await sql(url, 'SELECT version FROM pivotbot_queue_pgboss10.version')).toEqual([{ version: 24 }]);
+    const [current] = await sql<{ version: number }>(url, 'SELECT version::int AS version FROM pivotbot_queue.version');
+    expect(current?.version).toBeGreaterThanOrEqual(25);
+  }, 30_000);
 });
