@@ -80,7 +80,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const secrets = configSecrets(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets });
   const clock = options.clock ?? (() => new Date());
-  const store = await openStore({ path: config.storePath, logger, clock, leaseMs: config.leaseMs });
+  const store = await openStore({
+    path: config.storePath,
+    logger,
+    clock,
+    leaseMs: config.leaseMs,
+    heartbeatSeconds: config.heartbeatSeconds,
+  });
   // PostgreSQL: one of any number of replicas; scheduled slots go through the store's job queue,
   // and async jobs a dead replica leaves are adopted through the leases.
   const leases = (store as { leases?: ReplicaLeases }).leases;

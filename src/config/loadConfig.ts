@@ -26,8 +26,13 @@ export interface Config {
   logLevel: string;
   /** Slash-command runs allowed to wait for a free slot; one more is told "busy" at once. */
   maxQueued: number;
-  /** `PIVOTBOT_LEASE_SECONDS` (PostgreSQL store): how long a replica that stopped answering keeps its scheduled work and jobs. */
+  /** `PIVOTBOT_LEASE_SECONDS` (PostgreSQL store): how long a replica that stopped answering keeps its async jobs and manual runs. */
   leaseMs: number;
+  /**
+   * `PIVOTBOT_HEARTBEAT_SECONDS` (PostgreSQL store): how long a scheduled step (a job of the queue)
+   * stays with a replica whose heartbeat for it stopped, before the queue hands it to another.
+   */
+  heartbeatSeconds: number;
 }
 
 export interface LoadConfigOptions {
@@ -79,6 +84,10 @@ const envSchema = z
     PIVOTBOT_LEASE_SECONDS: optionalVar(
       (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 3600,
       (v) => `"${v}" is not a whole number of seconds (1-3600)`,
+    ),
+    PIVOTBOT_HEARTBEAT_SECONDS: optionalVar(
+      (v) => /^\d+$/.test(v) && Number(v) >= 10 && Number(v) <= 3600,
+      (v) => `"${v}" is not a whole number of seconds (10-3600)`,
     ),
     PIVOTBOT_REPORTS_DIR: z.string().optional(),
     PIVOTBOT_STORE: optionalVar(
@@ -152,6 +161,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv, options: LoadConfigOptions
     logLevel: env.LOG_LEVEL ?? 'info',
     maxQueued: env.PIVOTBOT_MAX_QUEUED === undefined ? 100 : Number(env.PIVOTBOT_MAX_QUEUED),
     leaseMs: env.PIVOTBOT_LEASE_SECONDS === undefined ? 30_000 : Number(env.PIVOTBOT_LEASE_SECONDS) * 1000,
+    heartbeatSeconds: env.PIVOTBOT_HEARTBEAT_SECONDS === undefined ? 30 : Number(env.PIVOTBOT_HEARTBEAT_SECONDS),
   };
 }
 

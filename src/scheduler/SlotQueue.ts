@@ -1,7 +1,7 @@
 /**
  * What several replicas on one database share to run scheduled work: a job queue (pg-boss on
  * PostgreSQL, `src/store/postgres/startSlotQueue.ts`). The scheduler still decides which slots are
- * due; the queue carries each due slot to whichever replica takes it, leases it to that replica,
+ * due; the queue carries each due slot to whichever replica takes it, keeps it with that replica while its heartbeat for it is renewed,
  * hands it to another when the replica dies or stops, and holds retries and data waits until their
  * time on any replica.
  */
@@ -24,15 +24,15 @@ export interface QueuedSlot {
 
 /** What the queue tells the handler about a job it hands out. */
 export interface QueuedDelivery {
-  /** How many times this job was handed out before and not finished (its replica died, stopped, or ran out of lease). */
+  /** How many times this job was handed out before and not finished (its replica died, stopped, or its heartbeat lapsed). */
   handoffs: number;
-  /** Aborted before the lease runs out, so another replica never runs the same step at once. */
+  /** Aborted before the job's heartbeat lapses, so another replica never runs the same step at once. */
   signal: AbortSignal;
 }
 
 export interface SlotQueue {
-  /** How long a replica holds a job before the queue gives it to another. */
-  readonly leaseMs: number;
+  /** How long a running job stays with a replica whose heartbeat for it stopped, before the queue gives it to another. */
+  readonly heartbeatMs: number;
   /**
    * Queues one step; `key` names it across replicas: a second send of the same key while the first
    * is queued, running or recently done is dropped (false).

@@ -306,7 +306,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   }
 
   /** Claims the slot (unless it holds it already, waiting for data) and runs it once, inside the pool. */
-  const attemptSlot: AttemptSlot = async (spec, slot, late, held, waitedMs, signal, handedOver = false) => {
+  const attemptSlot: AttemptSlot = async (spec, slot, late, held, waitedMs, signal, handedOver = false, fence) => {
     if (stopping) return 'stopped';
     let run = held;
     if (!run) {
@@ -353,6 +353,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         );
       }
     } catch (error) {
+      if (fence?.aborted) return fenced(spec, claimed);
       if (signal.aborted) {
         // The next attempt (after a restart here, or on another replica) checks the channel first.
         await record(() => store.runs.finish(claimed.id, { status: 'failed', error: interrupted() }));
@@ -363,6 +364,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     } finally {
       inFlight.delete(call);
     }
+    if (fence?.aborted) return fenced(spec, claimed);
     // Posted: whatever happens to this write, the slot is not run again by this process.
     const { messageTs } = result;
     const ts = messageTs === undefined ? {} : { messageTs };
@@ -377,6 +379,19 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     await record(() => store.runs.finish(claimed.id, { status: 'succeeded', ...ts }));
     return 'done';
   };
+
+  /**
+   * The queue's fence: this replica's hold on the slot lapsed or another replica took it over while
+   * it ran (a frozen process, one cut off from the database). The run is the other replica's to
+   * fail and retry now, so this late step writes nothing for it.
+   */
+  function fenced(spec: ScheduleSpec, run: Run): 'stopped' {
+    logger.warn(
+      { run: run.id, key: run.idempotencyKey, attempt: run.attempt },
+      `${kindOf(spec)} slot: late step after another replica may have taken it over; not recorded`,
+    );
+    return 'stopped';
+  }
 
   /**
    * A bookkeeping write that failed (disk full, read-only) stays in the store's memory and is

@@ -68,7 +68,7 @@ export async function runQueuedSlot(ctx: QueuedSlotContext, job: QueuedSlot, del
     held = undefined;
   }
   const signal = AbortSignal.any([ctx.signal, delivery.signal]);
-  const outcome = await ctx.attempt(spec, slot, job.late, held, job.waitedMs, signal, handedOver);
+  const outcome = await ctx.attempt(spec, slot, job.late, held, job.waitedMs, signal, handedOver, delivery.signal);
   if (outcome === 'done') return;
   if (outcome === 'stopped') throw new StoppedError();
   const key = specRunKey(spec, slot);

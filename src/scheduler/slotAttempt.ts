@@ -10,6 +10,8 @@ export type SlotAttempt = 'done' | 'stopped' | { error: unknown; runId: string }
 /**
  * Claims a slot (or continues `held`, a run already claimed that waits for data) and runs it once.
  * `handedOver`: the queue hands the slot over from a replica that stopped or died mid-run.
+ * `fence`: aborted once the queue may give the slot to another replica (this replica's heartbeat
+ * for it lapsed, or another took it): from then on this attempt writes nothing for its run.
  */
 export type AttemptSlot = (
   spec: ScheduleSpec,
@@ -19,6 +21,7 @@ export type AttemptSlot = (
   waitedMs: number,
   signal: AbortSignal,
   handedOver?: boolean,
+  fence?: AbortSignal,
 ) => Promise<SlotAttempt>;
 
 export class StoppedError extends Error {

@@ -294,7 +294,8 @@ export async function updateProgress(
 }
 
 /** What `postView` needs: the gateway, the chart renderer and a logger. */
-export type PostDeps = Pick<DeliveryDeps, 'slack' | 'charts' | 'logger' | 'imageRetryDelaysMs'>;
+export type PostDeps = Pick<DeliveryDeps, 'slack' | 'charts' | 'logger' | 'imageRetryDelaysMs'> &
+  Partial<Pick<DeliveryDeps, 'signal'>>;
 
 /** How a result is posted: as an ad-hoc answer (with its query) or a digest, and what it carries. */
 export interface PostHow {
@@ -350,7 +351,12 @@ export async function postView(
         })
       : digestMessage(view, { ...options, ...(how.lateNote ? { lateNote: how.lateNote } : {}) });
   };
+  // Each call checks the signal before it goes out (one already sent is let finish): a step stopped
+  // after its post (shutdown, or the job queue's fence when another replica may have taken the slot
+  // over) uploads nothing more; the next attempt finds the post and completes its thread.
+  const call = deps.signal ? { signal: deps.signal } : {};
   const postOptions = {
+    ...call,
     ...(place.threadTs ? { threadTs: place.threadTs } : {}),
     ...(how.metadata ? { metadata: how.metadata } : {}),
   };
@@ -359,7 +365,10 @@ export async function postView(
   let chartPosted = false;
   const fileId = chart
     ? await deps.slack
-        .uploadPrivate({ filename: `${view.reportId}.png`, data: chart.data, title: chart.alt, altText: chart.alt })
+        .uploadPrivate(
+          { filename: `${view.reportId}.png`, data: chart.data, title: chart.alt, altText: chart.alt },
+          call,
+        )
         .catch((error: unknown) => {
           if (!(error instanceof SlackDeliveryError) || !IMAGE_ERRORS.has(error.slackError)) throw error;
           deps.logger.warn({ err: error }, 'chart upload refused; posting it in the thread instead');
@@ -421,7 +430,11 @@ export async function postThreadFiles(
       title: `${view.title}: ${view.range.label}`,
     });
   }
-  if (files.length > 0) await deps.slack.upload(thread.channel, files, { threadTs: thread.threadTs });
+  if (files.length > 0)
+    await deps.slack.upload(thread.channel, files, {
+      threadTs: thread.threadTs,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
   return files.length;
 }
 

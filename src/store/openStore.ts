@@ -19,8 +19,10 @@ export interface OpenStoreOptions {
   logger: Logger;
   clock?: () => Date;
   limits?: Partial<StoreLimits>;
-  /** PostgreSQL only: how long a replica that stopped answering keeps its work (default 30 s). */
+  /** PostgreSQL only: how long a replica that stopped answering keeps its async jobs and manual runs (default 30 s). */
   leaseMs?: number;
+  /** PostgreSQL only: how long a scheduled step stays with a replica whose heartbeat for it stopped (default 30 s, at least 10). */
+  heartbeatSeconds?: number;
   /** Replaces file-system calls, to simulate a full disk or a read-only file system in tests. */
   fs?: Partial<StoreFs>;
 }
@@ -44,7 +46,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     return openPostgresStore({
       url: options.path,
       logger: options.logger,
-      replica: options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs },
+      replica: {
+        ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+        ...(options.heartbeatSeconds === undefined ? {} : { heartbeatSeconds: options.heartbeatSeconds }),
+      },
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.limits === undefined ? {} : { limits: options.limits }),
     });

@@ -37,6 +37,12 @@ export interface Fault {
 /** The DM channel between a test user and the bot (the app's Messages tab). */
 export const BOT_DM = 'D0BOTDM001';
 
+/** An answer the server holds back (`hold`): `reached` once the call came in, sent on `release()`. */
+export interface HeldAnswer {
+  reached: Promise<SlackCall>;
+  release(): void;
+}
+
 /** Slack message metadata as the bot sent it. */
 export interface StoredMetadata {
   event_type: string;
@@ -108,6 +114,12 @@ export class SlackTestServer {
     [BOT_DM, 'direct message'],
   ]);
   private readonly faults = new Map<string, Fault[]>();
+  private readonly holds: Array<{
+    method: string;
+    where: (args: Record<string, unknown>) => boolean;
+    hold: HeldAnswer;
+    reached: (call: SlackCall) => void;
+  }> = [];
   private readonly waiters: Array<{ test: () => boolean; resolve: () => void }> = [];
   private readonly sockets = new Set<Socket>();
   /** Files shared into threads (`files.completeUploadExternal` with `thread_ts`), shown in `conversations.replies`. */
@@ -170,6 +182,23 @@ export class SlackTestServer {
     for (let i = 0; i < (fault.times ?? 1); i++) list.push(fault);
     this.faults.set(method, list);
     return this;
+  }
+
+  /**
+   * Holds Slack's answer to the next call of `method` matching `where`: the call takes effect at
+   * once (a message is stored, as Slack would have it), but its answer is sent only on `release()`.
+   * For a test that acts on the bot between its request and Slack's answer, without racing it.
+   */
+  hold(method: string, where: (args: Record<string, unknown>) => boolean = () => true): HeldAnswer {
+    let reached: (call: SlackCall) => void = () => undefined;
+    const hold: HeldAnswer = {
+      reached: new Promise<SlackCall>((resolve) => {
+        reached = resolve;
+      }),
+      release: () => undefined,
+    };
+    this.holds.push({ method, where, hold, reached });
+    return hold;
   }
 
   callsTo(method: string): SlackCall[] {
@@ -361,6 +390,15 @@ export class SlackTestServer {
     }
     const answer = this.answer(method, args);
     if (answer.ok === false) call.error = String(answer.error);
+    const held = this.holds.findIndex((h) => h.method === method && h.where(args));
+    if (held >= 0) {
+      const [{ hold, reached }] = this.holds.splice(held, 1) as [(typeof this.holds)[number]];
+      hold.release = () => {
+        if (!res.destroyed) json(res, answer);
+      };
+      reached(call);
+      return;
+    }
     json(res, answer);
   }
 

@@ -41,9 +41,12 @@ export interface PostgresStoreOptions {
    * Run as one of several replicas on this database: keep a heartbeat and a lease on every run
    * and job this process starts, so the others adopt what it leaves when it dies (`leases`), and
    * start the job queue that carries scheduled slots between replicas (`queue`, pg-boss).
-   * `leaseMs` is how long a silent replica's work stays its own (default 30 s when `replica: {}`).
+   * `leaseMs` is how long a silent replica's async jobs and manual runs stay its own (default 30 s
+   * when `replica: {}`); `heartbeatSeconds` how long its scheduled steps do (pg-boss's job
+   * heartbeat, default 30, at least 10); `superviseSeconds` how often lapsed ones are looked for
+   * (default a fifth of the heartbeat).
    */
-  replica?: { leaseMs?: number };
+  replica?: { leaseMs?: number; heartbeatSeconds?: number; superviseSeconds?: number };
   /** Full reload from the database, the safety net behind change notifications (default 60 s; 0: never). */
   refreshIntervalMs?: number;
 }
@@ -133,7 +136,16 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         logger,
         location,
       });
-      queue = await startSlotQueue(pool, { leases, logger, location });
+      queue = await startSlotQueue(pool, {
+        logger,
+        location,
+        ...(options.replica.heartbeatSeconds === undefined
+          ? {}
+          : { heartbeatSeconds: options.replica.heartbeatSeconds }),
+        ...(options.replica.superviseSeconds === undefined
+          ? {}
+          : { superviseSeconds: options.replica.superviseSeconds }),
+      });
     }
   } catch (error) {
     closed = true;

@@ -2,10 +2,10 @@ import type pg from 'pg';
 import type { Logger } from '../../core/index.js';
 
 /**
- * What a lease covers, by its id: a run (manual command) or an async job this replica works on, or
- * a job of the slot queue (pg-boss) this replica is running.
+ * What a lease covers, by its id: a run (manual command) or an async job this replica works on.
+ * (Scheduled steps are jobs of the slot queue, kept by pg-boss's own job heartbeats.)
  */
-export type LeaseKind = 'run' | 'job' | 'slot';
+export type LeaseKind = 'run' | 'job';
 
 /**
  * Leases for several replicas on one database. Each process keeps one row in
@@ -46,13 +46,6 @@ export interface ReplicaLeases {
    * heartbeat is written again, and would take over what it starts meanwhile.
    */
   fresh(): Promise<boolean>;
-  /**
-   * Aborted once this process's heartbeat has gone unwritten for two thirds of a lease: from then on
-   * the others may soon see it as stopped and take over its work, so work started under the old
-   * heartbeat must not reach Slack (a digest posted after another replica's channel check would be
-   * posted twice). A new signal once the heartbeat is written again.
-   */
-  lapsed(): AbortSignal;
   /** Renews this process's heartbeat now (also done on a timer). False when the database did not answer. */
   heartbeat(): Promise<boolean>;
   /** Stops the heartbeat and removes this process's row: what it still held is adopted at once by the others. */
@@ -84,10 +77,6 @@ const ORPHANS: Record<LeaseKind, string> = {
            AND CASE WHEN l.key IS NULL THEN (j.body->>'createdAt')::timestamptz < now() - $1 * interval '1 millisecond'
                     ELSE NOT ${HOLDER_LIVE} END
          ORDER BY j.seq`,
-  // Held only while a replica runs the queue's job (pg-boss tracks the rest), so only a dead holder counts.
-  slot: `SELECT substring(l.key from 6) AS id FROM pivotbot_leases l
-          WHERE l.key LIKE 'slot:%' AND NOT ${HOLDER_LIVE}
-          ORDER BY l.taken_at`,
 };
 
 /**
@@ -106,16 +95,6 @@ export async function startReplicaLeases(
   /** When the heartbeat was last written (this process's clock; only its age is used). */
   let beatAt = Number.NEGATIVE_INFINITY;
   let beats = 0;
-  let lapse = new AbortController();
-  const checkLapse = () => {
-    if (!lapse.signal.aborted && Date.now() - beatAt > (leaseMs * 2) / 3) {
-      logger.warn(
-        { store: location },
-        'replica heartbeat lapsed; the work it holds is stopped before it reaches Slack',
-      );
-      lapse.abort(new Error('replica heartbeat lapsed'));
-    }
-  };
   /** Leases whose first write failed: written with the next heartbeat, unless another replica took the work meanwhile. */
   const unrecorded = new Set<string>();
 
@@ -145,12 +124,10 @@ export async function startReplicaLeases(
       if (warned) logger.info({ store: location }, 'replica heartbeat written again');
       warned = false;
       beatAt = Date.now();
-      if (lapse.signal.aborted) lapse = new AbortController();
       return true;
     } catch (error) {
       if (!warned) logger.warn({ err: error, store: location }, 'replica heartbeat not written; retrying');
       warned = true;
-      checkLapse();
       return false;
     }
   };
@@ -164,14 +141,7 @@ export async function startReplicaLeases(
     [owner, leaseMs],
   );
   beatAt = Date.now();
-  const timer = setInterval(
-    () => {
-      // Checked before the write too: a write that hangs through an outage must not hide the lapse.
-      checkLapse();
-      void heartbeat();
-    },
-    Math.max(100, Math.floor(leaseMs / 3)),
-  );
+  const timer = setInterval(() => void heartbeat(), Math.max(100, Math.floor(leaseMs / 3)));
   timer.unref();
 
   const quietly = async (what: string, text: string, params: unknown[]): Promise<boolean> => {
@@ -203,8 +173,8 @@ export async function startReplicaLeases(
       await quietly('lease release', 'DELETE FROM pivotbot_leases WHERE key = $1', [key]);
     },
     async orphans(kind) {
-      // Runs and jobs count as orphaned after a lease without one recorded; a slot job only by its holder.
-      const { rows } = await pool.query<{ id: string }>(ORPHANS[kind], kind === 'slot' ? [] : [leaseMs]);
+      // Runs and jobs count as orphaned after a lease without one recorded.
+      const { rows } = await pool.query<{ id: string }>(ORPHANS[kind], [leaseMs]);
       return rows.map((row) => row.id);
     },
     async adopt(kind, id) {
@@ -229,7 +199,6 @@ export async function startReplicaLeases(
       return rows.length === 1;
     },
     fresh,
-    lapsed: () => lapse.signal,
     heartbeat,
     async close() {
       if (closed) return;

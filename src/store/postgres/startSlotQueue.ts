@@ -1,68 +1,89 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import PgBoss from 'pg-boss';
+import { type JobAttempt, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Logger } from '../../core/index.js';
 import type { QueuedSlot, SlotQueue } from '../../scheduler/SlotQueue.js';
 import { checkout } from './checkout.js';
 import { LOCK_CLASS, QUEUE_SETUP_LOCK_ID } from './migratePostgres.js';
-import type { ReplicaLeases } from './replicaLeases.js';
 
 /** pg-boss keeps its tables in a schema of its own, beside pivotbot's. */
 export const QUEUE_SCHEMA = 'pivotbot_queue';
 const QUEUE = 'pivotbot-slot';
 /** Deliveries of one step that end without finishing (replica died or stopped) before the queue gives up on it. */
 const MAX_HANDOFFS = 20;
+/** How long a running step's replica may go without a heartbeat for it before the queue hands it over (default). */
+export const DEFAULT_HEARTBEAT_SECONDS = 30;
+/** pg-boss refuses job heartbeats shorter than this. */
+const LEAST_HEARTBEAT_SECONDS = 10;
 /**
- * pg-boss's own expiry, the backstop behind the heartbeat: a job whose holder never recorded its
- * lease (it died between fetching and recording) is given to another replica after this.
+ * pg-boss's bound on one step's run time, heartbeat or not: the step is stopped a minute before it
+ * (a digest's step takes seconds to minutes; a data wait is a later job of its own).
  */
-const BACKSTOP_EXPIRY_SECONDS = 15 * 60;
-/**
- * Taken jobs (pg-boss's `job` table, state `active`) with no lease row after this long: their
- * taker's fetch answer was lost, since a taker records its lease right after taking a job.
- */
-const UNHELD_JOBS = `SELECT j.id::text AS id FROM ${QUEUE_SCHEMA}.job j
-   LEFT JOIN pivotbot_leases l ON l.key = 'slot:' || j.id::text
-  WHERE j.name = $1 AND j.state = 'active' AND l.key IS NULL
-    AND j.started_on < now() - $2 * interval '1 millisecond'`;
+const EXPIRY_SECONDS = 60 * 60;
 
 type Handler = Parameters<SlotQueue['work']>[1];
+type Outcome = 'complete' | { failed: string };
+
+export interface SlotQueueOptions {
+  logger: Logger;
+  location: string;
+  /**
+   * How long a running step stays with a replica whose heartbeat for it stopped (died, frozen, cut
+   * off from the database) before pg-boss hands it to another; whole seconds, at least 10 (default 30).
+   * The holder renews it every third of that, and stops the step itself at two thirds without a
+   * renewal, before the others may take it.
+   */
+  heartbeatSeconds?: number;
+  /**
+   * How often pg-boss's supervisor (in whichever replica gets to it first) looks for jobs whose
+   * heartbeat lapsed, in whole seconds (default a fifth of `heartbeatSeconds`).
+   */
+  superviseSeconds?: number;
+  /** How often idle workers ask for jobs (default 1 s; a send in this process wakes them at once). */
+  pollMs?: number;
+}
 
 export interface PostgresSlotQueue extends SlotQueue {
-  /** Stops pg-boss (its maintenance, and any worker left); the pool stays open. */
+  /** Stops pg-boss (its supervision, and any worker left); the pool stays open. */
   close(): Promise<void>;
 }
 
 /**
- * The scheduled work of several replicas on pg-boss (10.x, the last major for Node 20), on the
- * store's own pool: each due slot is one job named by its run key (a second send of the key is
- * dropped), workers in every replica take jobs with `SKIP LOCKED`, retries and data waits are jobs
- * that start later on whichever replica is free, and a stop hands running jobs back (pg-boss
- * retries them at once elsewhere).
+ * The scheduled work of several replicas on pg-boss 12, on the store's own pool: each due slot is
+ * one job named by its run key (a second send of the key is dropped), workers in every replica
+ * take jobs with `SKIP LOCKED`, retries and data waits are jobs that start later on whichever
+ * replica is free, and a stop hands running jobs back (pg-boss retries them at once elsewhere).
  *
- * pg-boss 10 has no heartbeat for a running job, only a fixed expiry, which would either cut long
- * digests off or leave a dead replica's digest waiting for as long. So the holder of each running
- * job is recorded in the replicas' leases (one heartbeat per process), and a job whose holder's
- * heartbeat stopped is failed back into pg-boss by exactly one live replica (`leases.adopt`),
- * which retries it at once; pg-boss's expiry stays as the backstop.
+ * Every job carries pg-boss's own heartbeat (`heartbeatSeconds`): the replica running it renews it
+ * (`touch`, fenced to the attempt it fetched), and pg-boss's supervisor, in whichever replica runs
+ * it first, fails a job whose heartbeat is older than that back into the queue, where another
+ * replica takes it as the next delivery (`handoffs` > 0: its attempt checks the channel first).
+ * The holder stops the step once its heartbeat went unrenewed for two thirds of the interval, or
+ * when a renewal finds the attempt no longer its own, so a frozen or cut-off replica that comes
+ * back does not reach Slack with a step another replica has taken over; its late outcome is
+ * refused by pg-boss (fenced to the attempt).
  *
- * @example const queue = await startSlotQueue(pool, { leases, logger, location });
+ * @example const queue = await startSlotQueue(pool, { logger, location, heartbeatSeconds: 30 });
  *          await queue.work(4, async (job, { handoffs, signal }) => runStep(job, signal));
  */
-export async function startSlotQueue(
-  pool: pg.Pool,
-  options: { leases: ReplicaLeases; logger: Logger; location: string; pollMs?: number },
-): Promise<PostgresSlotQueue> {
-  const { leases, logger, location } = options;
+export async function startSlotQueue(pool: pg.Pool, options: SlotQueueOptions): Promise<PostgresSlotQueue> {
+  const { logger, location } = options;
+  const heartbeatSeconds = Math.max(
+    LEAST_HEARTBEAT_SECONDS,
+    Math.round(options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS),
+  );
+  // By default the supervisor looks for lapsed heartbeats five times per interval: a hand-over takes at most 1.2 of it.
+  const superviseSeconds = Math.max(1, Math.round(options.superviseSeconds ?? heartbeatSeconds / 5));
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
     schema: QUEUE_SCHEMA,
     supervise: true,
     schedule: false,
     migrate: true,
+    superviseIntervalSeconds: superviseSeconds,
+    monitorIntervalSeconds: superviseSeconds,
     maintenanceIntervalSeconds: 60,
-    // Finished jobs are kept a day (a slot's key is not sent again after that: the run record decides).
-    archiveCompletedAfterSeconds: 24 * 60 * 60,
+    registerInstance: false,
   });
   let warned = false;
   boss.on('error', (error: unknown) => {
@@ -75,14 +96,19 @@ export async function startSlotQueue(
   try {
     await lock.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, QUEUE_SETUP_LOCK_ID]);
     try {
+      await setAsideOlderQueue(lock, logger);
       await boss.start();
-      await boss.createQueue(QUEUE, {
-        name: QUEUE,
-        policy: 'standard',
-        retryLimit: MAX_HANDOFFS,
-        retryDelay: 0,
-        expireInSeconds: BACKSTOP_EXPIRY_SECONDS,
-      });
+      if ((await boss.getQueue(QUEUE)) === null) {
+        await boss.createQueue(QUEUE, {
+          policy: 'standard',
+          retryLimit: MAX_HANDOFFS,
+          retryDelay: 0,
+          expireInSeconds: EXPIRY_SECONDS,
+          // Finished jobs are kept a day (a slot's key is not sent again after that: the run record decides).
+          deleteAfterSeconds: 24 * 60 * 60,
+          heartbeatSeconds,
+        });
+      }
     } finally {
       await lock.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_CLASS, QUEUE_SETUP_LOCK_ID]).catch(() => undefined);
     }
@@ -91,69 +117,121 @@ export async function startSlotQueue(
   }
 
   const pollMs = Math.max(100, options.pollMs ?? 1000);
-  const unheldAfterMs = Math.max(2 * leases.leaseMs, 30_000);
+  const heartbeatMs = heartbeatSeconds * 1000;
   const running = new Map<string, Promise<void>>();
-  /** Jobs whose handler ended but whose completion the database has not taken yet (an outage): retried each poll. */
-  const owed = new Map<string, 'complete' | { failed: string }>();
+  /** Jobs whose handler ended but whose outcome the database has not taken yet (an outage): retried each poll. */
+  const owed = new Map<string, { attempt: JobAttempt; outcome: Outcome }>();
   const abort = new AbortController();
-  let sweepTimer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
   let polling: Promise<void> | undefined;
   let stopped = false;
 
-  /**
-   * Running jobs of replicas whose heartbeat stopped, and jobs pg-boss marked taken that no replica
-   * ever recorded holding (the answer to a fetch was lost with the database): each failed back into
-   * pg-boss (retried at once) by one replica, long before pg-boss's own expiry.
-   */
-  const sweep = async (): Promise<void> => {
-    const { rows } = await pool.query<{ id: string }>(UNHELD_JOBS, [QUEUE, unheldAfterMs]);
-    for (const id of [...(await leases.orphans('slot')), ...rows.map((row) => row.id)]) {
-      if (!(await leases.adopt('slot', id))) continue;
-      await boss.fail(QUEUE, id, { message: 'the replica running this job stopped answering' });
-      await leases.release('slot', id);
-      logger.warn({ job: id }, 'scheduled job of a stopped replica handed to the queue again');
-    }
-  };
-
-  const settle = async (id: string, outcome: 'complete' | { failed: string }): Promise<void> => {
+  const settle = async (attempt: JobAttempt, outcome: Outcome): Promise<void> => {
     try {
-      if (outcome === 'complete') await boss.complete(QUEUE, id);
-      else await boss.fail(QUEUE, id, { message: outcome.failed });
-      owed.delete(id);
-      await leases.release('slot', id);
+      // Fenced to the attempt: once the job was handed to another replica, this changes nothing.
+      const answer = (
+        outcome === 'complete'
+          ? await boss.complete(QUEUE, [attempt])
+          : await boss.fail(QUEUE, [attempt], { message: outcome.failed })
+      ) as { affected?: number };
+      owed.delete(attempt.id);
+      if (answer.affected === 0) {
+        logger.warn(
+          { job: attempt.id, handoffs: attempt.retryCount },
+          'outcome of a scheduled step refused: the queue had handed it to another replica',
+        );
+      }
     } catch (error) {
-      // The lease stays ours meanwhile, so no replica takes the job over while this one lives.
-      if (!owed.has(id)) logger.warn({ err: error, job: id }, 'job outcome not recorded in the queue yet; retrying');
-      owed.set(id, outcome);
+      if (!owed.has(attempt.id))
+        logger.warn({ err: error, job: attempt.id }, 'job outcome not recorded in the queue yet; retrying');
+      owed.set(attempt.id, { attempt, outcome });
     }
   };
 
-  const runJob = async (job: PgBoss.JobWithMetadata<QueuedSlot>, handle: Handler): Promise<void> => {
-    await leases.hold('slot', job.id);
-    // pg-boss's expiry is the backstop: the step is stopped before it, so it never runs twice at once.
-    // And when this replica's heartbeat lapses, before another replica may take the job over.
+  /**
+   * This replica's hold on one running job: renews pg-boss's heartbeat every third of the interval,
+   * and aborts `signal` (the step stops before Slack) when the hold is gone or may soon be.
+   */
+  const hold = (job: JobWithMetadata<QueuedSlot>) => {
+    const attempt: JobAttempt = { id: job.id, retryCount: job.retryCount };
+    const lost = new AbortController();
+    // pg-boss wrote the heartbeat when it handed the job out, no earlier than this.
+    let renewedAt = Date.now();
+    let renewing = false;
+    let failing = false;
+    const lapseAfterMs = (heartbeatMs * 2) / 3;
+    const tick = () => {
+      if (lost.signal.aborted) return;
+      // Checked before the write too: a write that hangs, or a process that was frozen, must not hide the lapse.
+      if (Date.now() - renewedAt > lapseAfterMs) {
+        logger.warn(
+          { job: job.id, handoffs: job.retryCount },
+          'heartbeat of a scheduled step lapsed; the step is stopped before it reaches Slack',
+        );
+        lost.abort(new Error('the heartbeat of this scheduled step lapsed'));
+        return;
+      }
+      if (renewing) return;
+      renewing = true;
+      const sentAt = Date.now();
+      boss
+        .touch(QUEUE, [attempt])
+        .then((answer) => {
+          const { settled } = answer as { settled?: string[] };
+          if (settled !== undefined && !settled.includes(job.id)) {
+            if (!lost.signal.aborted) {
+              logger.warn(
+                { job: job.id, handoffs: job.retryCount },
+                'scheduled step taken over by another replica; stopped here',
+              );
+              lost.abort(new Error('the queue handed this scheduled step to another replica'));
+            }
+            return;
+          }
+          renewedAt = sentAt;
+          failing = false;
+        })
+        .catch((error: unknown) => {
+          if (!failing) logger.warn({ err: error, job: job.id }, 'heartbeat of a scheduled step not written; retrying');
+          failing = true;
+        })
+        .finally(() => {
+          renewing = false;
+        });
+    };
+    const timer = setInterval(tick, Math.max(100, Math.floor(heartbeatMs / 3)));
+    return {
+      attempt,
+      signal: lost.signal,
+      release: () => clearInterval(timer),
+    };
+  };
+
+  const runJob = async (job: JobWithMetadata<QueuedSlot>, handle: Handler): Promise<void> => {
+    const held = hold(job);
+    // pg-boss's expiry is the last bound: the step is stopped a minute before it, so it never runs twice at once.
     const fence = AbortSignal.any([
       abort.signal,
-      leases.lapsed(),
+      held.signal,
       AbortSignal.timeout(Math.max(1_000, (job.expireInSeconds - 60) * 1000)),
     ]);
-    let outcome: 'complete' | { failed: string } = 'complete';
+    let outcome: Outcome = 'complete';
     try {
       await handle(job.data, { handoffs: job.retryCount, signal: fence });
     } catch (error) {
       outcome = { failed: error instanceof Error ? error.message : String(error) };
+    } finally {
+      held.release();
     }
-    await settle(job.id, outcome);
+    await settle(held.attempt, outcome);
   };
 
   const poll = async (concurrency: number, handle: Handler): Promise<void> => {
     while (!stopped) {
-      for (const [id, outcome] of [...owed]) await settle(id, outcome);
+      for (const { attempt, outcome } of [...owed.values()]) await settle(attempt, outcome);
       const free = concurrency - running.size;
-      let jobs: Array<PgBoss.JobWithMetadata<QueuedSlot>> = [];
-      // Only with a current heartbeat: after an outage the others would take over what is started first.
-      if (free > 0 && (await leases.fresh())) {
+      let jobs: Array<JobWithMetadata<QueuedSlot>> = [];
+      if (free > 0) {
         try {
           jobs = await boss.fetch<QueuedSlot>(QUEUE, { batchSize: free, includeMetadata: true });
         } catch (error) {
@@ -182,11 +260,12 @@ export async function startSlotQueue(
   };
 
   return {
-    leaseMs: leases.leaseMs,
+    heartbeatMs,
 
     async send(job: QueuedSlot, { key, startAfter }): Promise<boolean> {
       const id = await boss.send(QUEUE, job as unknown as object, {
         id: jobId(key),
+        heartbeatSeconds,
         ...(startAfter ? { startAfter } : {}),
       });
       if (warned) logger.info({ store: location }, 'job queue answers again');
@@ -196,14 +275,6 @@ export async function startSlotQueue(
 
     async work(concurrency, handle) {
       polling = poll(Math.max(1, concurrency), handle);
-      sweepTimer = setInterval(
-        () =>
-          void sweep().catch((error: unknown) =>
-            logger.warn({ err: error }, 'could not look for jobs of stopped replicas'),
-          ),
-        Math.max(250, Math.floor(leases.leaseMs / 2)),
-      );
-      sweepTimer.unref();
     },
 
     nudge() {
@@ -213,7 +284,6 @@ export async function startSlotQueue(
     async stop(graceMs) {
       if (stopped) return;
       stopped = true;
-      clearInterval(sweepTimer);
       wake?.();
       await polling;
       if (running.size > 0) {
@@ -226,7 +296,7 @@ export async function startSlotQueue(
       }
       if (running.size > 0) {
         // Handed back: the handlers end their runs, pg-boss fails the jobs and retries them elsewhere.
-        // A handler that ignores the abort is not waited for long (its job then expires instead).
+        // A handler that ignores the abort is not waited for long (its heartbeat then lapses instead).
         abort.abort();
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<void>((resolve) => {
@@ -239,16 +309,40 @@ export async function startSlotQueue(
 
     async close() {
       stopped = true;
-      clearInterval(sweepTimer);
       wake?.();
       await polling;
-      // Outcomes the database missed: once more (else the jobs are taken over once this heartbeat ends).
-      for (const [id, outcome] of [...owed]) await settle(id, outcome);
-      await boss.stop({ graceful: false, close: false, wait: true }).catch((error: unknown) => {
+      // Outcomes the database missed: once more (else the jobs are handed over once their heartbeats lapse).
+      for (const { attempt, outcome } of [...owed.values()]) await settle(attempt, outcome);
+      await boss.stop({ graceful: false, close: false }).catch((error: unknown) => {
         logger.warn({ err: error, store: location }, 'job queue did not stop cleanly');
       });
     },
   };
+}
+
+/**
+ * pg-boss 12 migrates the queue schemas of pg-boss 11 and later only; pivotbot before 0.2 ran
+ * pg-boss 10. Such a schema is renamed (kept, not dropped: `<schema>_pgboss10`) and pg-boss creates
+ * a fresh one: the jobs still waiting in the old one (retries, data waits) are not carried over,
+ * their slots' runs stay failed (docs/deploy.md).
+ */
+async function setAsideOlderQueue(client: pg.PoolClient, logger: Logger): Promise<void> {
+  const present = await client.query<{ found: boolean }>(
+    `SELECT to_regclass('${QUEUE_SCHEMA}.version') IS NOT NULL AS found`,
+  );
+  if (!present.rows[0]?.found) return;
+  const { rows } = await client.query<{ version: number }>(
+    `SELECT version::int AS version FROM ${QUEUE_SCHEMA}.version`,
+  );
+  const version = rows[0]?.version;
+  if (version === undefined || version >= 25) return;
+  const aside = `${QUEUE_SCHEMA}_pgboss10`;
+  await client.query(`DROP SCHEMA IF EXISTS ${aside} CASCADE`);
+  await client.query(`ALTER SCHEMA ${QUEUE_SCHEMA} RENAME TO ${aside}`);
+  logger.warn(
+    { schema: aside, version },
+    'job queue schema of an older pg-boss set aside; a new one is created (jobs waiting in the old one are not carried over)',
+  );
 }
 
 /** A job id (a UUID, as pg-boss wants) that is the same for the same key in every replica. */

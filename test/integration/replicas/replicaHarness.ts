@@ -29,7 +29,12 @@ export interface ReplicaEnv {
   reports: string;
   store: string;
   leaseSeconds: number;
+  /** `PIVOTBOT_HEARTBEAT_SECONDS`: how long a scheduled step stays with a replica that stopped renewing it (default 10, pg-boss's least). */
+  heartbeatSeconds?: number;
 }
+
+/** The job heartbeat of the replicas' scheduled steps: a dead replica's slot is handed over within 1.2 of it. */
+export const HEARTBEAT_SECONDS = 10;
 
 let counter = 0;
 
@@ -50,6 +55,7 @@ export function startReplica(env: ReplicaEnv): Replica {
       PIVOTBOT_REPORTS_DIR: env.reports,
       PIVOTBOT_STORE: env.store,
       PIVOTBOT_LEASE_SECONDS: String(env.leaseSeconds),
+      PIVOTBOT_HEARTBEAT_SECONDS: String(env.heartbeatSeconds ?? HEARTBEAT_SECONDS),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,17 +2,30 @@
  * The scheduler in replica mode on the job queue (pg-boss on a real PostgreSQL), two schedulers in
  * this process standing for two replicas, each with its own store connection: a due slot is one
  * job however many replicas plan it; a retry waits in the queue and is run by the other replica
- * when the first one stops; a data wait continues on the other replica; a SIGKILL-like loss of a
- * replica (its heartbeat stops) hands its running slot over, run again as the next attempt.
+ * when the first one stops; a data wait continues on the other replica; a running slot whose job
+ * heartbeat lapsed is handed over, run again as the next attempt.
+ *
+ * The job heartbeat is 10 minutes here, so no slow moment of the machine makes a live replica look
+ * stopped; where a heartbeat must lapse, the test dates it back in the database, and pg-boss's
+ * supervisor (every second here) hands the job over.
  */
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import { silentLogger } from '../../../src/core/index.js';
 import { createScheduler, type Scheduler, type ScheduleSpec, type SlotRun } from '../../../src/scheduler/index.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
-import { eventually, sleep, sql } from './replicaHarness.js';
+import { eventually, sql } from './replicaHarness.js';
 
 afterAll(stopTestPostgres);
+
+const HEARTBEAT_SECONDS = 600;
+
+/** What a heartbeat lapse looks like to pg-boss: the running jobs' last heartbeat dated back past the interval. */
+const lapseHeartbeats = (url: string) =>
+  sql(
+    url,
+    "UPDATE pivotbot_queue.job SET heartbeat_on = now() - interval '1 hour' WHERE name = 'pivotbot-slot' AND state = 'active'",
+  );
 
 const everySecond = (overrides: Partial<ScheduleSpec> = {}): ScheduleSpec => ({
   id: 'report:queued:C1:* * * * * *@UTC',
@@ -53,7 +66,7 @@ async function replica(
   const store = await openPostgresStore({
     url,
     logger: silentLogger(),
-    replica: { leaseMs: 1_000 },
+    replica: { heartbeatSeconds: HEARTBEAT_SECONDS, superviseSeconds: 1 },
     refreshIntervalMs: 0,
   });
   const calls: SlotRun[] = [];
@@ -88,7 +101,8 @@ describe('the scheduler on the job queue (pg-boss)', () => {
     const spec = everySecond();
     const a = await replica('a', url, spec, async () => ({ messageTs: '1.1' }));
     const b = await replica('b', url, spec, async () => ({ messageTs: '1.1' }));
-    await sleep(4_000);
+    // A few slots' time, however long the machine takes for them.
+    await eventually(() => a.calls.length + b.calls.length >= 4, 20_000, 'four slots run');
     await a.scheduler.stop();
     await b.scheduler.stop();
     const slots = [...a.calls, ...b.calls].map((run) => run.slot.toISOString());
@@ -154,26 +168,27 @@ describe('the scheduler on the job queue (pg-boss)', () => {
     expect(runs.at(-1)).toEqual({ attempt: runs.length, status: 'succeeded' });
   }, 30_000);
 
-  it('hands the running slot of a replica whose heartbeat stopped to another, as the next attempt', async () => {
+  it('hands the running slot whose heartbeat lapsed to another replica, as the next attempt', async () => {
     const url = await freshDatabase('pivotbot_queue_dead');
     const spec = everySecond();
     let stuck: string | undefined;
     const hangFirst = async (run: SlotRun, self: Replica) => {
       if (self.name === 'a') {
-        // Stands for a process that died mid-run: its heartbeat stops, its runs never end.
+        // Stands for a replica frozen mid-run: it holds its slot until its step is stopped.
         stuck ??= run.slot.toISOString();
-        await self.store.leases?.close();
-        return new Promise<never>(() => undefined);
+        await new Promise<void>((resolve) => run.signal.addEventListener('abort', () => resolve(), { once: true }));
+        throw run.signal.reason;
       }
       return { messageTs: '1.4' };
     };
-    // One worker: once it hangs, a takes nothing more (as a dead process would not).
+    // One worker: once it hangs, a takes nothing more.
     await replica('a', url, spec, hangFirst, 1);
     await eventually(() => stuck !== undefined, 5_000, 'a slot is stuck on a');
     const b = await replica('b', url, spec, hangFirst);
+    await lapseHeartbeats(url);
     await eventually(
       () => b.calls.some((run) => run.slot.toISOString() === stuck && run.attempt === 2),
-      8_000,
+      15_000,
       'b ran the stuck slot as attempt 2',
     );
     expect(await runsOf(url, stuck as string)).toEqual([
@@ -182,12 +197,12 @@ describe('the scheduler on the job queue (pg-boss)', () => {
     ]);
   }, 30_000);
 
-  it('hands back a job pg-boss marked taken that no replica holds (the answer to its fetch was lost)', async () => {
+  it('hands back a job taken by a client that never renews its heartbeat (the answer to its fetch was lost)', async () => {
     const url = await freshDatabase('pivotbot_queue_unheld');
     const store = await openPostgresStore({
       url,
       logger: silentLogger(),
-      replica: { leaseMs: 1_000 },
+      replica: { heartbeatSeconds: HEARTBEAT_SECONDS, superviseSeconds: 1 },
       refreshIntervalMs: 0,
     });
     open.push({ name: 'unheld', store, calls: [], scheduler: { stop: async () => undefined } as unknown as Scheduler });
@@ -212,12 +227,33 @@ describe('the scheduler on the job queue (pg-boss)', () => {
     const [taken] = await other.fetch('pivotbot-slot');
     await other.stop({ graceful: false, close: true });
     expect(taken?.id).toBeDefined();
-    await sql(url, "UPDATE pivotbot_queue.job SET started_on = now() - interval '1 hour' WHERE id = $1", [taken?.id]);
+    await lapseHeartbeats(url);
     const handed: Array<{ handoffs: number; slot: string }> = [];
     await queue.work(1, async (data, delivery) => {
       handed.push({ handoffs: delivery.handoffs, slot: data.slot });
     });
     await eventually(() => handed.length > 0, 8_000, 'the job run again');
     expect(handed).toEqual([{ handoffs: 1, slot: job.slot }]);
+  }, 30_000);
+
+  it('sets a pg-boss 10 queue schema aside (pg-boss 12 cannot migrate it) and starts a new one', async () => {
+    const url = await freshDatabase('pivotbot_queue_pgboss10');
+    // What pg-boss 10 left: its schema, whose version table says 24.
+    await sql(url, 'CREATE SCHEMA pivotbot_queue');
+    await sql(url, 'CREATE TABLE pivotbot_queue.version (version int PRIMARY KEY)');
+    await sql(url, 'INSERT INTO pivotbot_queue.version VALUES (24)');
+    const store = await openPostgresStore({
+      url,
+      logger: silentLogger(),
+      replica: { heartbeatSeconds: HEARTBEAT_SECONDS, superviseSeconds: 1 },
+      refreshIntervalMs: 0,
+    });
+    open.push({ name: 'new', store, calls: [], scheduler: { stop: async () => undefined } as unknown as Scheduler });
+    const queue = store.queue as NonNullable<PostgresStore['queue']>;
+    const job = { scheduleId: 's', slot: '2026-11-23T09:00:00.000Z', late: false, tries: 1, waitedMs: 0 };
+    expect(await queue.send(job, { key: 'digest:queued:C1:2026-11-23T09:00:00.000Z' })).toBe(true);
+    expect(await sql(url, 'SELECT version FROM pivotbot_queue_pgboss10.version')).toEqual([{ version: 24 }]);
+    const [current] = await sql<{ version: number }>(url, 'SELECT version::int AS version FROM pivotbot_queue.version');
+    expect(current?.version).toBeGreaterThanOrEqual(25);
   }, 30_000);
 });

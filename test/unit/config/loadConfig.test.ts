@@ -32,6 +32,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ PIVOTBOT_MAX_QUEUED: '0' }).maxQueued).toBe(0);
     expect(config.leaseMs).toBe(30_000);
     expect(loadConfig({ PIVOTBOT_LEASE_SECONDS: '2' }).leaseMs).toBe(2_000);
+    expect(config.heartbeatSeconds).toBe(30);
+    expect(loadConfig({ PIVOTBOT_HEARTBEAT_SECONDS: '12' }).heartbeatSeconds).toBe(12);
   });
 
   it('uses a remote Reporting Service when all four REPORTING_* variables are set', () => {
@@ -62,6 +64,8 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: "loud" is not one of'],
     [{ PIVOTBOT_MAX_QUEUED: '-1' }, 'PIVOTBOT_MAX_QUEUED: "-1" is not a whole number of runs'],
     [{ PIVOTBOT_LEASE_SECONDS: '0' }, 'PIVOTBOT_LEASE_SECONDS: "0" is not a whole number of seconds (1-3600)'],
+    // pg-boss's shortest job heartbeat is 10 s.
+    [{ PIVOTBOT_HEARTBEAT_SECONDS: '5' }, 'PIVOTBOT_HEARTBEAT_SECONDS: "5" is not a whole number of seconds (10-3600)'],
     [
       { ...remote, REPORTING_GRAPHQL_URL: 'reporting.example' },
       'REPORTING_GRAPHQL_URL: "reporting.example" is not an http(s) URL',
