@@ -98,7 +98,9 @@ describe('an alert incident with a planted cause', () => {
   });
 
   it("explains the breach in the incident's first reply, naming the planted segment", async () => {
-    const reports = await writeReports(dir, { 'spend-watch': spendWatchReport({ channel: CHANNEL, above: 0 }) });
+    const reports = await writeReports(dir, {
+      'spend-watch': spendWatchReport({ channel: CHANNEL, above: 0, explain: true }),
+    });
     bot = spawnBot({ slack, sandbox, reportsDir: reports, dir, env: {} });
     bot.child.stdout?.resume();
     const parents = () =>
