@@ -185,6 +185,7 @@ function recoveredValue(input: AlertMessageInput): number {
   if (c.kind === 'above') return (c.recovery ?? c.threshold) * 0.9;
   if (c.kind === 'below') return (c.recovery ?? c.threshold) * 1.1;
   if (c.kind === 'change') return c.comparisonValue ?? input.value ?? 0;
+  if (c.kind === 'pacing') return c.plan;
   return input.value ?? 0;
 }
 
