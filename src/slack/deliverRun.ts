@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { failpoint, type Logger, userMessageOf } from '../core/index.js';
-import { becauseLines, explainMoved, postExplanation } from '../delivery/index.js';
+import { becauseLines, explainMoved, postExplanation, reportPacing } from '../delivery/index.js';
 import {
   adhocMessage,
   type ChartImage,
   digestMessage,
   jobProgressMessage,
+  type PacingFigures,
   type RenderedChart,
   type SlackMessage,
   type ViewChartKind,
@@ -142,6 +143,11 @@ export async function runAndDeliver(
         )
       : undefined;
     const because = explained ? becauseLines(explained) : [];
+    // A named report with a plan for this month says how its spend paces (ad-hoc queries have none).
+    const pacing =
+      target.query === undefined
+        ? await reportPacing(target.report, target.asOf ?? deps.clock(), { ...deps, signal: deps.signal })
+        : undefined;
     const { ts: messageTs, channel } = await postView(
       view,
       {
@@ -149,6 +155,7 @@ export async function runAndDeliver(
         ...(target.query !== undefined ? { query: target.query } : {}),
         ...(target.csv ? { csv: true } : {}),
         ...(because.length > 0 ? { because } : {}),
+        ...(pacing ? { pacing } : {}),
       },
       { ...place, ...(threadTs ? { threadTs } : {}) },
       deps,
@@ -307,6 +314,8 @@ export interface PostHow {
   notices?: readonly string[];
   /** One "because" line per headline KPI that moved (digests). */
   because?: readonly string[];
+  /** The month's budget pacing (a named report with a plan for it): one line under the KPIs. */
+  pacing?: PacingFigures;
 }
 
 /** Shown when a report's chart could not be drawn: the digest goes out without it, and says so. */
@@ -338,7 +347,11 @@ export async function postView(
     };
     return how.query !== undefined
       ? adhocMessage(view, { ...options, query: how.query, userId: place.user })
-      : digestMessage(view, { ...options, ...(how.lateNote ? { lateNote: how.lateNote } : {}) });
+      : digestMessage(view, {
+          ...options,
+          ...(how.lateNote ? { lateNote: how.lateNote } : {}),
+          ...(how.pacing ? { pacing: how.pacing } : {}),
+        });
   };
   const postOptions = {
     ...(place.threadTs ? { threadTs: place.threadTs } : {}),
