@@ -128,6 +128,10 @@ function conditionOf(facts: ConditionFacts, rule: AlertRule): AlertCondition {
       if (facts.below !== undefined) out.below = facts.below;
       return out;
     }
+    case 'pacing': {
+      const { kind: _kind, ...figures } = facts;
+      return { kind: 'pacing', ...figures };
+    }
     case 'anomaly':
       return {
         kind: 'anomaly',
@@ -142,6 +146,7 @@ function conditionOf(facts: ConditionFacts, rule: AlertRule): AlertCondition {
 
 /** The condition of a stored incident (ack and snooze redraw the parent without an evaluation). */
 function storedCondition(rule: AlertRule, incident: AlertIncident): AlertCondition {
+  if (rule.pacing && incident.pacing) return conditionOf(incident.pacing, rule);
   const compound = compoundOf(rule);
   if (compound) {
     if (incident.conditionParts) return partsOf(rule, compound.mode, incident.conditionParts);

@@ -4,7 +4,7 @@
  * The scheduler's driver runs the report, calls this, stores `nextState` in one write, then posts.
  */
 import { createHash } from 'node:crypto';
-import type { AlertRule, ReportView } from '../reports/index.js';
+import type { AlertRule, MonthPacing, ReportView } from '../reports/index.js';
 import type { AlertIncident, PendingBreach } from '../store/index.js';
 import type { Judgement } from './judge.js';
 import { judgeEntities } from './judgeEntities.js';
@@ -25,6 +25,8 @@ export interface EvaluateInput {
   comparison?: PeriodRows;
   /** Anomaly rules: the baseline periods (see `anomalyRequests`). */
   history?: readonly PeriodRows[];
+  /** Pacing rules: the month's forecast against its plan (`monthPacing`); absent when there is none. */
+  pacing?: MonthPacing;
   state: RuleState;
   now: Date;
   /** Where new incidents' threads go: the report's first delivery channel. */
@@ -67,9 +69,10 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
   const { rule, reportId, now } = input;
   const at = now.toISOString();
   const nowMs = now.getTime();
-  const periods: { comparison?: PeriodRows; history?: readonly PeriodRows[] } = {};
+  const periods: { comparison?: PeriodRows; history?: readonly PeriodRows[]; pacing?: MonthPacing } = {};
   if (input.comparison) periods.comparison = input.comparison;
   if (input.history) periods.history = input.history;
+  if (input.pacing) periods.pacing = input.pacing;
   const observed = judgeEntities(rule, input.current, periods);
 
   const latest = new Map<string, AlertIncident>();
@@ -213,6 +216,7 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
       ...(judged.band ? { band: judged.band } : {}),
       ...(judged.comparisonValue !== undefined ? { comparisonValue: judged.comparisonValue } : {}),
       ...(judged.facts.kind === 'compound' ? { conditionParts: judged.facts.parts } : {}),
+      ...(judged.facts.kind === 'pacing' ? { pacing: judged.facts } : {}),
     };
     transitions.push(transition('open', input, opened, base, undefined));
   }
@@ -269,6 +273,7 @@ function observe(incident: AlertIncident, { judged, value, obs }: Observed, at: 
   if (judged.band) next.band = judged.band;
   if (judged.comparisonValue !== undefined) next.comparisonValue = judged.comparisonValue;
   if (judged.facts.kind === 'compound') next.conditionParts = judged.facts.parts;
+  if (judged.facts.kind === 'pacing') next.pacing = judged.facts;
   return next;
 }
 

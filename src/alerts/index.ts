@@ -30,6 +30,7 @@ export {
 export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incidentActions.js';
 export { anomalyDirection } from './judge.js';
 export { conditionRule, judgeEntities } from './judgeEntities.js';
+export { judgePacing, MIN_PACING_DAYS } from './judgePacing.js';
 export {
   entitySeries,
   type Observation,

@@ -4,9 +4,10 @@
  * rule on the same entity and then combined. Pure.
  */
 import type { Polarity } from '../reporting/index.js';
-import { type AlertRule, compoundOf, type ReportView, type RuleCondition } from '../reports/index.js';
+import { type AlertRule, compoundOf, type MonthPacing, type ReportView, type RuleCondition } from '../reports/index.js';
 import { type Judgement, judge, type Skip } from './judge.js';
-import { type Observation, observeEntities, type PeriodRows, ruleMetricKey } from './observeEntities.js';
+import { judgePacing } from './judgePacing.js';
+import { type Observation, observeEntities, type PeriodRows, ruleMetricKey, TOTAL_KEY } from './observeEntities.js';
 import type { CompoundPart, SimpleConditionFacts } from './types.js';
 
 export interface JudgedEntity {
@@ -45,7 +46,8 @@ export function conditionRule(rule: AlertRule, condition: RuleCondition): AlertR
 }
 
 /**
- * Every entity of `view` with its judgement, or why the rule cannot be evaluated at all.
+ * Every entity of `view` with its judgement, or why the rule cannot be evaluated at all. A pacing
+ * rule has one entity (the total), judged on `periods.pacing` by `judgePacing`.
  *
  * A compound entity is skipped when any of its conditions cannot be judged (no value, no
  * comparison, below the volume floor): the skip names the metric. `all` breaches when every
@@ -59,8 +61,13 @@ export function conditionRule(rule: AlertRule, condition: RuleCondition): AlertR
 export function judgeEntities(
   rule: AlertRule,
   view: ReportView,
-  periods: { comparison?: PeriodRows; history?: readonly PeriodRows[] },
+  periods: { comparison?: PeriodRows; history?: readonly PeriodRows[]; pacing?: MonthPacing },
 ): JudgedEntities {
+  if (rule.pacing !== undefined) {
+    // One entity: what the report's filter selects, its month-end forecast the value judged.
+    const obs: Observation = { entityKey: TOTAL_KEY, entityLabel: 'Total', value: periods.pacing?.forecast ?? null };
+    return { entities: [{ obs, judged: judgePacing(rule, periods.pacing) }] };
+  }
   const compound = compoundOf(rule);
   if (compound === undefined) {
     const observed = observeEntities(rule, view, periods);

@@ -10,6 +10,10 @@ import { findMetric, type PivotRequest, type PivotResponse } from '../reporting/
 import {
   type AlertRule,
   buildView,
+  type MonthPacing,
+  monthPacing,
+  pacingPlan,
+  pacingRequest,
   type ReportDefinition,
   type ReportView,
   resolveKey,
@@ -77,6 +81,8 @@ export interface RuleEvaluationResult {
    * `per_day_without_line`: the chart must not draw the threshold (it would misstate the rule).
    */
   trendShape?: TrendShape;
+  /** Pacing rules: the month's forecast against its plan, when the month has a plan. */
+  pacing?: MonthPacing;
 }
 
 /**
@@ -111,18 +117,23 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
     generatedAt: now,
   });
   const baselines = (history as PivotResponse[]).map(rows);
+  const pacing = rule.pacing ? await fetchPacing(input) : undefined;
   const evaluation = evaluateRule({
     reportId: report.id,
     rule,
     current: view,
     ...(comparison ? { comparison: rows(comparison) } : {}),
     ...(requests.history ? { history: baselines } : {}),
+    ...(pacing ? { pacing } : {}),
     state: input.state,
     now,
     channel: input.channel,
   });
   const trend: Pick<RuleEvaluationResult, 'trend' | 'trendError' | 'trendShape'> = {};
-  const opened = evaluation.transitions.some((t) => t.kind === 'open' && t.condition.kind !== 'anomaly');
+  // Anomaly charts draw their baselines; a pacing incident's parent states its numbers, no chart.
+  const opened = evaluation.transitions.some(
+    (t) => t.kind === 'open' && t.condition.kind !== 'anomaly' && t.condition.kind !== 'pacing',
+  );
   if (input.trendDays !== undefined && opened) {
     const range = requests.compiled.range;
     const time = view.columns.find((c) => c.kind === 'dimension' && c.unit === 'time');
@@ -145,6 +156,7 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
     evaluation,
     view,
     ...trend,
+    ...(pacing ? { pacing } : {}),
     rangeLabel: requests.compiled.range.label,
     timezone: requests.compiled.timezone,
     ...(requests.history
@@ -162,6 +174,16 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
         }
       : {}),
   };
+}
+
+/** The month's pacing for a pacing rule: one request of spend by day, when the month has a plan. */
+async function fetchPacing(input: RuleEvaluationInput): Promise<MonthPacing | undefined> {
+  const zone = input.defaultTimeZone !== undefined ? { defaultTimeZone: input.defaultTimeZone } : {};
+  const plan = pacingPlan(input.report.definition, { now: input.now, ...zone });
+  if (plan === undefined) return undefined;
+  const request = pacingRequest(input.report.definition, plan, { now: input.now, ...zone });
+  if (request === undefined) return undefined;
+  return monthPacing((await input.pivot(request)).rows, plan);
 }
 
 function baselineOf(

@@ -45,8 +45,28 @@ export interface CompoundPart {
   facts: SimpleConditionFacts;
 }
 
-/** What the value was held against, for messages: one condition, or every condition of a compound rule. */
-export type ConditionFacts = SimpleConditionFacts | { kind: 'compound'; mode: 'all' | 'any'; parts: CompoundPart[] };
+/** A pacing rule's facts: the month's forecast against its plan (the value judged is the forecast). */
+export interface PacingFacts {
+  kind: 'pacing';
+  /** `YYYY-MM`. */
+  month: string;
+  plan: number;
+  /** Spend of the month's complete days so far, and the month-end forecast. */
+  spent: number;
+  forecast: number;
+  /** forecast ÷ plan (0.98 = 98 %). */
+  share: number;
+  /** ±tolerance around the plan (0.1 = 10 %). */
+  tolerance: number;
+  daysElapsed: number;
+  daysInMonth: number;
+}
+
+/** What the value was held against, for messages: one condition, every condition of a compound rule, or a plan. */
+export type ConditionFacts =
+  | SimpleConditionFacts
+  | { kind: 'compound'; mode: 'all' | 'any'; parts: CompoundPart[] }
+  | PacingFacts;
 
 /** One change of an incident that the thread should hear about (or record silently: `notify: false`). */
 export interface AlertTransition {
@@ -71,7 +91,15 @@ export interface AlertTransition {
   notify: boolean;
 }
 
-export type SkipReason = 'below_volume' | 'no_value' | 'no_comparison' | 'no_baseline' | 'not_in_rows' | 'no_metric';
+export type SkipReason =
+  | 'below_volume'
+  | 'no_value'
+  | 'no_comparison'
+  | 'no_baseline'
+  | 'not_in_rows'
+  | 'no_metric'
+  | 'no_plan'
+  | 'too_early';
 
 /** An entity the evaluation could not judge; it neither opened nor resolved anything. */
 export interface SkippedEntity {

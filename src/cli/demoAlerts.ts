@@ -164,10 +164,11 @@ function threadEntry(id: string, t: AlertTransition, ctx: MessageContext, chart:
   const remindAt = new Date(ctx.now.getTime() + (ctx.rule.renotify ? durationMs(ctx.rule.renotify) : 6 * 3_600_000));
   const reminder = alertReplyMessage({ ...opened, now: remindAt.toISOString(), previousValue: t.value }, 'reminder');
   const resolvedAt = new Date(ctx.now.getTime() + 86_400_000).toISOString();
-  const resolved = alertReplyMessage(
-    { ...opened, value: recoveredValue(opened), resolvedAt, now: resolvedAt },
-    'resolved',
-  );
+  const back = recoveredValue(opened);
+  // A pacing resolution states the forecast it recovered to: the plan itself.
+  const condition =
+    opened.condition.kind === 'pacing' ? { ...opened.condition, forecast: back, share: 1 } : opened.condition;
+  const resolved = alertReplyMessage({ ...opened, value: back, condition, resolvedAt, now: resolvedAt }, 'resolved');
   return {
     id: `${id}--${entitySlug(t.entityKey)}`,
     title: `${ctx.reportTitle}: ${opened.ruleName} (${opened.entity ?? 'Total'})`,
@@ -185,6 +186,7 @@ function recoveredValue(input: AlertMessageInput): number {
   if (c.kind === 'above') return (c.recovery ?? c.threshold) * 0.9;
   if (c.kind === 'below') return (c.recovery ?? c.threshold) * 1.1;
   if (c.kind === 'change') return c.comparisonValue ?? input.value ?? 0;
+  if (c.kind === 'pacing') return c.plan;
   return input.value ?? 0;
 }
 

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type Logger, silentLogger, suggest, toError } from '../core/index.js';
-import { becauseLines, type ExplainedReport, explainMoved } from '../delivery/index.js';
+import { becauseLines, type ExplainedReport, explainMoved, reportPacing } from '../delivery/index.js';
 import {
   type ChartRenderer,
   errorMessage,
@@ -78,8 +78,15 @@ async function runOne(
       { report, asOf: deps.now },
       { client: deps.client, logger: deps.logger, defaultTimeZone: 'UTC' },
     );
+    // As the scheduler's digest: a report with a plan for this month gets its pacing line.
+    const pacing = await reportPacing(report, deps.now, {
+      client: deps.client,
+      logger: deps.logger,
+      defaultTimeZone: 'UTC',
+    });
     const written = await writeDigestFiles(view, deps.outDir, deps.renderer, {
       ...(explained ? { because: becauseLines(explained) } : {}),
+      ...(pacing ? { pacing } : {}),
     });
     files.push(...written.files);
     const message = written.message;

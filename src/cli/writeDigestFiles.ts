@@ -1,6 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { digestMessage, type SlackMessage, type ViewChartKind, type ViewChartRenderer } from '../render/index.js';
+import {
+  digestMessage,
+  type PacingFigures,
+  type SlackMessage,
+  type ViewChartKind,
+  type ViewChartRenderer,
+} from '../render/index.js';
 import type { ReportView } from '../reports/index.js';
 
 /**
@@ -14,7 +20,7 @@ export async function writeDigestFiles(
   view: ReportView,
   outDir: string,
   renderer: ViewChartRenderer,
-  options: { because?: readonly string[] } = {},
+  options: { because?: readonly string[]; pacing?: PacingFigures } = {},
 ): Promise<{ message: SlackMessage; files: string[] }> {
   const files: string[] = [];
   const render = async (kind: ViewChartKind, name: string) => {
@@ -33,6 +39,7 @@ export async function writeDigestFiles(
     ...(shareChart ? { shareChart } : {}),
     ...(csvName ? { csvName } : {}),
     ...(options.because && options.because.length > 0 ? { because: options.because } : {}),
+    ...(options.pacing ? { pacing: options.pacing } : {}),
   });
   const json = `${view.reportId}.message.json`;
   await writeFile(join(outDir, json), `${JSON.stringify(message, null, 2)}\n`);

@@ -1,4 +1,4 @@
-// Turning runs into Slack posts: the explanations ("why did it move") under digests, alert parents and answers, and whether a quiet digest posts.
+// Turning runs into Slack posts: the explanations ("why did it move") under digests, alert parents and answers, a digest's budget pacing line, and whether a quiet digest posts.
 
 export { entityWhere, explainIncident, ruleComparison } from './explainIncident.js';
 export {
@@ -20,3 +20,4 @@ export {
   quietDecision,
   quietSettings,
 } from './quietDigest.js';
+export { type PacingDeps, reportPacing } from './reportPacing.js';

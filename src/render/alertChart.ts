@@ -44,6 +44,7 @@ export function chartLimits(condition: AlertCondition): Pick<AlertChartInput, 't
     case 'equals':
       return { threshold: condition.target };
     case 'change':
+    case 'pacing':
       return {};
     case 'compound': {
       // The chart draws the first condition's metric: its own threshold, when it has one.

@@ -25,6 +25,7 @@ export {
   conditionText,
   formatWhen,
   mentionText,
+  type PacingCondition,
   type SimpleAlertCondition,
 } from './blocks/alertMessages.js';
 export {
@@ -63,6 +64,7 @@ export {
   jobProgressMessage,
 } from './blocks/jobProgressMessage.js';
 export { monospaceTable } from './blocks/monospace.js';
+export { monthName, type PacingFigures, pacingLine, pacingStatement, shareText } from './blocks/pacingLine.js';
 export { type BuiltTable, buildTable, type TableOptions, type TableStyle, tableCells } from './blocks/table.js';
 export { deltaText, escapeMrkdwn, TONE_EMOJI } from './blocks/text.js';
 export type * from './blocks/types.js';

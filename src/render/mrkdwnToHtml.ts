@@ -48,6 +48,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   fast_forward: '⏩',
   no_entry: '⛔',
   test_tube: '🧪',
+  dart: '🎯',
 };
 
 /** Tone dots as coloured glyphs: they read the same with or without an emoji font. */

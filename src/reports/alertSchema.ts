@@ -116,6 +116,14 @@ const anomalySchema = z.strictObject({
   direction: z.enum(['up', 'down', 'any']).optional(),
 });
 
+/**
+ * Budget pacing: the month-end forecast of spend against the month's plan (`budgets:`), outside
+ * ±`tolerance` of it. Judged only once the month has 3 complete days.
+ */
+const pacingSchema = z.strictObject({
+  tolerance: percentText.refine((t) => t > 0 && t < 10, 'must be a positive percentage, like 10%'),
+});
+
 type RecoveryValue = number | { percent: number };
 
 /** The condition fields a rule (or one condition of a compound rule) carries, checked the same way. */
@@ -193,6 +201,8 @@ export const alertSchema = z
     /** Compound rules: every condition (`all`) or at least one (`any`) holds for the same entity. */
     all: z.array(conditionSchema).min(2).max(6).optional(),
     any: z.array(conditionSchema).min(2).max(6).optional(),
+    /** Budget pacing: the month's spend forecast outside ±tolerance of the plan in the report's `budgets:`. */
+    pacing: pacingSchema.optional(),
     /** `entity` (default): each row of the report's query is evaluated on its own; `total`: the totals row. */
     on: z.enum(['entity', 'total']).default('entity'),
     /** The range the rule judges (`yesterday`, `today`, `last_7_days` …) when not the report's own. */
@@ -215,6 +225,18 @@ export const alertSchema = z
   })
   .superRefine((rule, ctx) => {
     const compound = rule.all ?? rule.any;
+    if (rule.pacing !== undefined) {
+      const others = ['metric', 'above', 'below', 'equals', 'change', 'anomaly', 'all', 'any', 'recovery', 'minVolume'];
+      for (const field of others) {
+        if (rule[field as keyof typeof rule] === undefined) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `a pacing rule judges the month's spend forecast against its plan (budgets:); remove ${field}, or write it as another rule`,
+        });
+      }
+      return;
+    }
     if (rule.all !== undefined && rule.any !== undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -272,12 +294,14 @@ export const alertSchema = z
   })
   .transform((rule) => ({
     ...rule,
-    metric: (rule.metric ?? (rule.all ?? rule.any)?.[0]?.metric) as FieldRef,
+    // A pacing rule watches spend, the metric plans are written in.
+    metric: (rule.metric ?? (rule.all ?? rule.any)?.[0]?.metric ?? (rule.pacing ? 'spend' : undefined)) as FieldRef,
   }));
 
 export type AlertRule = z.output<typeof alertSchema>;
 export type AlertChange = NonNullable<AlertRule['change']>;
 export type AlertAnomaly = NonNullable<AlertRule['anomaly']>;
+export type AlertPacing = NonNullable<AlertRule['pacing']>;
 
 /**
  * A compound rule's mode and conditions; undefined for a rule with one condition.

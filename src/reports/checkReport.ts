@@ -1,6 +1,7 @@
 import { didYouMean, PivotbotError, suggest } from '../core/index.js';
 import { collectPivotProblems, DIMENSIONS, findDimension, type PivotRequest } from '../reporting/index.js';
 import { compoundOf, ruleChange } from './alertSchema.js';
+import { MONTH_PATTERN } from './budgetSchema.js';
 import { canonicalMetric } from './canonical.js';
 import { type CompiledReport, compileReport } from './compileReport.js';
 import { outputKeys, resolveKey } from './outputKeys.js';
@@ -67,6 +68,7 @@ export function checkReport(definition: ReportDefinition, options: CheckOptions)
   if (q.postbacks && q.postbacks.appId > 2_147_483_647) add(['query', 'postbacks', 'appId'], 'appId is too large.');
   checkReferences(definition, request, add);
   checkOwners(definition, request, problems);
+  checkBudgets(definition, request, problems);
   if (definition.present.onlyWhen && definition.present.compare === 'none') {
     add(
       ['present', 'onlyWhen'],
@@ -139,6 +141,8 @@ function checkReferences(definition: ReportDefinition, request: PivotRequest | u
     if (ruleIds.has(rule.id)) add([...base, 'id'], `Another alert of this report is already called "${rule.id}".`);
     ruleIds.add(rule.id);
     const compound = compoundOf(rule);
+    // A pacing rule watches spend whatever the query's metrics are (its own request asks for it).
+    if (rule.pacing !== undefined) return;
     const watched = compound
       ? compound.conditions.map((c, j) => ({ metric: c.metric, path: [...base, compound.mode, j, 'metric'] }))
       : [{ metric: rule.metric, path: [...base, 'metric'] }];
@@ -184,6 +188,42 @@ function checkOwners(
       onKey: true,
     });
   }
+}
+
+/**
+ * Every `budgets.months` key is a calendar month, the report has a query for the plans to scope,
+ * and every pacing rule has plans to pace against.
+ */
+function checkBudgets(
+  definition: ReportDefinition,
+  request: PivotRequest | undefined,
+  problems: DefinitionProblem[],
+): void {
+  const budgets = definition.budgets;
+  for (const month of Object.keys(budgets?.months ?? {})) {
+    if (MONTH_PATTERN.test(month)) continue;
+    problems.push({
+      path: ['budgets', 'months', month],
+      message: `"${month}" is not a calendar month: write it YYYY-MM, like "2026-11".`,
+      suggestions: [],
+      onKey: true,
+    });
+  }
+  if (budgets && request === undefined) {
+    problems.push({
+      path: ['budgets'],
+      message: "budgets pace the spend of the report's query, and this report has none (postbacks only).",
+      suggestions: [],
+    });
+  }
+  definition.alerts.forEach((rule, i) => {
+    if (rule.pacing === undefined || budgets !== undefined) return;
+    problems.push({
+      path: ['alerts', i, 'pacing'],
+      message: 'a pacing rule needs the monthly plans: add budgets: { months: { "2026-11": 120000 } } to this report.',
+      suggestions: [],
+    });
+  });
 }
 
 /** `metrics[2].args.attrTouch` → `['metrics', 2, 'args', 'attrTouch']`. */

@@ -1,7 +1,15 @@
 // Report definitions (YAML): schema, loading with file:line errors, date ranges, compilation, comparison, and the ReportView they produce.
 
 export type * from '../view/index.js';
-export { type AlertRule, alertSchema, compoundOf, type RuleCondition, ruleChange } from './alertSchema.js';
+export {
+  type AlertPacing,
+  type AlertRule,
+  alertSchema,
+  compoundOf,
+  type RuleCondition,
+  ruleChange,
+} from './alertSchema.js';
+export { budgetsSchema, MONTH_PATTERN, planFor, type ReportBudgets } from './budgetSchema.js';
 export { buildView, filtersText, type ViewInput } from './buildView.js';
 export { canonicalDimension, canonicalMetric, findInputField, inputFieldNames } from './canonical.js';
 export { type CheckOptions, checkReport, type DefinitionProblem, segments } from './checkReport.js';
@@ -20,6 +28,7 @@ export {
   loadReports,
   type ReportProblem,
 } from './loadReports.js';
+export { type MonthPacing, monthPacing, type PacingPlan, pacingPlan, pacingRequest } from './monthPacing.js';
 export { outputKeys, resolveKey } from './outputKeys.js';
 export { type ParseOptions, parseReportText, pathText } from './parseReport.js';
 export { parseCsvRows, readCsvRows } from './readCsvRows.js';

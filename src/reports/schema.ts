@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { alertSchema, ownerId, percentText } from './alertSchema.js';
+import { budgetsSchema } from './budgetSchema.js';
 import { cronText, timeZoneText } from './timingFields.js';
 
 const identifier = z
@@ -189,6 +190,7 @@ export const reportSchema = z.strictObject({
   deliver: deliverSchema.optional(),
   alerts: z.array(alertSchema).default([]),
   owners: ownersSchema.optional(),
+  budgets: budgetsSchema.optional(),
 });
 
 /** A parsed report definition (defaults applied), as written in YAML. */

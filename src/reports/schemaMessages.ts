@@ -5,7 +5,20 @@ import { didYouMean, suggest } from '../core/index.js';
 const FIELD = ['name', 'args', 'as'];
 const CONDITION = ['metric', 'above', 'below', 'equals', 'change', 'recovery'];
 const KEYS: Record<string, readonly string[]> = {
-  '': ['title', 'description', 'owner', 'query', 'present', 'mode', 'schedule', 'deliver', 'alerts', 'owners'],
+  '': [
+    'title',
+    'description',
+    'owner',
+    'query',
+    'present',
+    'mode',
+    'schedule',
+    'deliver',
+    'alerts',
+    'owners',
+    'budgets',
+  ],
+  budgets: ['currency', 'months'],
   query: [
     'dimensions',
     'metrics',
@@ -48,6 +61,7 @@ const KEYS: Record<string, readonly string[]> = {
     'anomaly',
     'all',
     'any',
+    'pacing',
     'on',
     'range',
     'minVolume',
@@ -62,6 +76,7 @@ const KEYS: Record<string, readonly string[]> = {
   'alerts.*.change': ['vs', 'above', 'below'],
   'alerts.*.anomaly': ['baseline', 'weeks', 'sensitivity', 'direction'],
   'alerts.*.check': ['cron', 'timezone'],
+  'alerts.*.pacing': ['tolerance'],
   'alerts.*.minVolume': ['metric', 'value'],
   'alerts.*.all.*': CONDITION,
   'alerts.*.any.*': CONDITION,

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { failpoint, type Logger, userMessageOf } from '../core/index.js';
-import { becauseLines, explainMoved, postExplanation } from '../delivery/index.js';
+import { becauseLines, explainMoved, postExplanation, reportPacing } from '../delivery/index.js';
 import {
   adhocMessage,
   type ChartImage,
   digestMessage,
   jobProgressMessage,
+  type PacingFigures,
   type RenderedChart,
   type SlackMessage,
   type ViewChartKind,
@@ -144,6 +145,11 @@ export async function runAndDeliver(
         )
       : undefined;
     const because = explained ? becauseLines(explained) : [];
+    // A named report with a plan for this month says how its spend paces (ad-hoc queries have none).
+    const pacing =
+      target.query === undefined
+        ? await reportPacing(target.report, target.asOf ?? deps.clock(), { ...deps, signal: deps.signal })
+        : undefined;
     const { ts: messageTs, channel } = await postView(
       view,
       {
@@ -152,6 +158,7 @@ export async function runAndDeliver(
         ...(target.csv ? { csv: true } : {}),
         ...(because.length > 0 ? { because } : {}),
         ...(target.followUp ? { followUp: target.followUp } : {}),
+        ...(pacing ? { pacing } : {}),
       },
       { ...place, ...(threadTs ? { threadTs } : {}) },
       deps,
@@ -313,6 +320,8 @@ export interface PostHow {
   because?: readonly string[];
   /** An ad-hoc answer to a reply in a thread: the refined query, the reply, what changed. */
   followUp?: { understood: string; reply: string; changed: string };
+  /** The month's budget pacing (a named report with a plan for it): one line under the KPIs. */
+  pacing?: PacingFigures;
 }
 
 /** Shown when a report's chart could not be drawn: the digest goes out without it, and says so. */
@@ -349,7 +358,11 @@ export async function postView(
           userId: place.user,
           ...(how.followUp ? { followUp: how.followUp } : {}),
         })
-      : digestMessage(view, { ...options, ...(how.lateNote ? { lateNote: how.lateNote } : {}) });
+      : digestMessage(view, {
+          ...options,
+          ...(how.lateNote ? { lateNote: how.lateNote } : {}),
+          ...(how.pacing ? { pacing: how.pacing } : {}),
+        });
   };
   // Each call checks the signal before it goes out (one already sent is let finish): a step stopped
   // after its post (shutdown, or the job queue's fence when another replica may have taken the slot

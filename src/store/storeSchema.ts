@@ -138,8 +138,22 @@ const compoundPartSchema = z.object({
   facts: simpleConditionFactsSchema,
 });
 
+/** A pacing rule's facts: the month's forecast against its plan. */
+const pacingFactsSchema = z.object({
+  kind: z.literal('pacing'),
+  month: text,
+  plan: z.number(),
+  spent: z.number(),
+  forecast: z.number(),
+  share: z.number(),
+  tolerance: z.number(),
+  daysElapsed: z.number().int(),
+  daysInMonth: z.number().int(),
+});
+
 const conditionFactsSchema = z.union([
   simpleConditionFactsSchema,
+  pacingFactsSchema,
   z.object({ kind: z.literal('compound'), mode: z.enum(['all', 'any']), parts: z.array(compoundPartSchema) }),
 ]);
 
@@ -194,6 +208,8 @@ export const alertIncidentSchema = z.object({
   comparisonValue: z.number().exactOptional(),
   /** Compound rules: each condition at the last evaluation (a redrawn parent names them all). */
   conditionParts: z.array(compoundPartSchema).exactOptional(),
+  /** Pacing rules: the forecast against the plan at the last evaluation (a redrawn parent states them). */
+  pacing: pacingFactsSchema.exactOptional(),
   /** Last time the thread was told about this incident (opened, reminded, moved, reopened). */
   lastNotifiedAt: timestamp.exactOptional(),
   /** The value last announced, from which a large move is measured. */

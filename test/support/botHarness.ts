@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type RunningBot, startBot } from '../../src/cli/startBot.js';
 import { type Logger, silentLogger } from '../../src/core/index.js';
 import { ChartProcessRenderer } from '../../src/render/index.js';
-import { type Faults, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { type Faults, type PlantInput, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { RateLimitSettings } from '../../src/slack/index.js';
 import type { AsyncJob } from '../../src/store/index.js';
 import {
@@ -53,6 +53,7 @@ export class BotHarness {
   dir!: string;
   private counter = 0;
   private concurrency: number | undefined;
+  private clock: (() => Date) | undefined;
   private receiverThread: URL | false = false;
   private charts: ChartProcessRenderer | undefined;
   private extraEnv: Record<string, string | undefined> = {};
@@ -65,8 +66,15 @@ export class BotHarness {
   async start(
     options: {
       faults?: Partial<Faults>;
+      /** Planted causes the sandbox starts with (see docs/sandbox.md). */
+      plants?: readonly PlantInput[];
       logger?: Logger;
       now?: Date;
+      /**
+       * The bot's clock (default the real one). A constant offset from the real clock, such as
+       * `() => new Date(Date.now() + offset)`, keeps real timers and moves the calendar.
+       */
+      clock?: () => Date;
       concurrency?: number;
       /** Receive Slack in a worker thread running this compiled entry (default: the bot's own thread). */
       receiverThread?: URL | false;
@@ -79,6 +87,7 @@ export class BotHarness {
     } = {},
   ): Promise<this> {
     this.concurrency = options.concurrency;
+    this.clock = options.clock;
     this.receiverThread = options.receiverThread ?? false;
     if (options.chartProcess) this.charts = new ChartProcessRenderer(chartProcessEntry());
     this.extraEnv = options.env ?? {};
@@ -89,6 +98,7 @@ export class BotHarness {
       port: 0,
       scale: 'small',
       ...(options.faults ? { faults: options.faults } : {}),
+      ...(options.plants ? { plants: options.plants } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
     await this.startBot(options.logger);
@@ -124,6 +134,7 @@ export class BotHarness {
       logger,
       workDir,
       ...own,
+      ...(this.clock ? { clock: this.clock } : {}),
       slackRetry: { retries: 3, minTimeout: 50, maxTimeout: 200, maxRetryTime: 20_000 },
       // Slack's per-minute limits per second, so tests that post hundreds of messages take seconds.
       slackRateLimits: this.slackRateLimits,

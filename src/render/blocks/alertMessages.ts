@@ -10,6 +10,7 @@ import { fitMessage } from '../slackLimits.js';
 import { ACTION_IDS, SNOOZE_ACTIONS } from './actionIds.js';
 import { imageBlock } from './digestMessage.js';
 import { elapsedSuffix, formatElapsed } from './jobProgressMessage.js';
+import { type PacingFigures, pacingStatement, shareText } from './pacingLine.js';
 import { button, context, escapeMrkdwn, mrkdwn } from './text.js';
 import type { Block, ChartImage, SlackMessage } from './types.js';
 
@@ -30,7 +31,15 @@ export interface AlertConditionPart {
 /** What the value was held against: one condition, or every condition of a compound rule. */
 export type AlertCondition =
   | SimpleAlertCondition
-  | { kind: 'compound'; mode: 'all' | 'any'; parts: AlertConditionPart[] };
+  | { kind: 'compound'; mode: 'all' | 'any'; parts: AlertConditionPart[] }
+  | PacingCondition;
+
+/** A pacing rule: the month's forecast (the value) against its plan, outside ±tolerance. */
+export interface PacingCondition extends PacingFigures {
+  kind: 'pacing';
+  /** 0.1 = ±10 %. */
+  tolerance: number;
+}
 
 /** What one metric's value was held against. */
 export type SimpleAlertCondition =
@@ -192,6 +201,8 @@ export function conditionText(input: Pick<AlertMessageInput, 'condition' | 'metr
     }
     case 'anomaly':
       return `outside the expected ${formatValue(c.low, unit)} – ${formatValue(c.high, unit)} (usual ${formatValue(c.median, unit)}, ${c.baseline})`;
+    case 'pacing':
+      return `${pacingStatement(c)}, outside ±${shareText(c.tolerance)}`;
   }
 }
 
@@ -213,6 +224,10 @@ function partConditionText(part: AlertConditionPart): string {
  */
 function statement(input: AlertMessageInput, was = '', is = 'is', again = ''): string {
   const c = input.condition;
+  if (c.kind === 'pacing') {
+    // The value is the forecast, which the condition's words already say.
+    return `*${escapeMrkdwn(input.metric.label)}* ${escapeMrkdwn(pacingStatement(c))}${again}, outside ±${shareText(c.tolerance)}`;
+  }
   if (c.kind !== 'compound') {
     const value = formatValue(input.value, input.metric.unit);
     return `${subject(input)} ${is} *${value}*${was}${again}, ${escapeMrkdwn(conditionText(input))}`;
@@ -236,12 +251,16 @@ function recoveryText(input: AlertMessageInput): string {
   if (c.kind === 'below') return `back at or above ${formatValue(c.recovery ?? c.threshold, unit)}`;
   if (c.kind === 'anomaly') return `back within ${formatValue(c.low, unit)} – ${formatValue(c.high, unit)}`;
   if (c.kind === 'equals') return `no longer ${formatValue(c.target, unit)}`;
+  if (c.kind === 'pacing') return `back within ±${shareText(c.tolerance)} of plan`;
   return 'back within range';
 }
 
 /** What a resolution says: `*CPI* is back at or below $5.00: *$4.80*`, or every compound condition now. */
 function resolvedText(input: AlertMessageInput): string {
   if (input.condition.kind === 'compound') return statement(input);
+  if (input.condition.kind === 'pacing') {
+    return `*${escapeMrkdwn(input.metric.label)}* is ${recoveryText(input)}: ${escapeMrkdwn(pacingStatement(input.condition))}`;
+  }
   return `${subject(input)} is ${recoveryText(input)}: *${formatValue(input.value, input.metric.unit)}*`;
 }
 
@@ -333,7 +352,7 @@ export function alertParentMessage(input: AlertMessageInput): SlackMessage {
 export function alertReplyMessage(input: AlertMessageInput, kind: AlertReplyKind): SlackMessage {
   const value = formatValue(input.value, input.metric.unit);
   const was =
-    input.previousValue === undefined || input.condition.kind === 'compound'
+    input.previousValue === undefined || input.condition.kind === 'compound' || input.condition.kind === 'pacing'
       ? ''
       : ` (was ${formatValue(input.previousValue, input.metric.unit)})`;
   const open = formatElapsed(Date.parse(input.now) - Date.parse(input.openedAt));

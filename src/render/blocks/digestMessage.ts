@@ -8,6 +8,7 @@ import type { ReportView, ViewColumn } from '../../view/index.js';
 import { formatTime, formatValue, NULL_TEXT } from '../format.js';
 import { fitMessage, SLACK_LIMITS } from '../slackLimits.js';
 import { ACTION_IDS, RANGE_BUTTONS, type ReportActionValue } from './actionIds.js';
+import { type PacingFigures, pacingLine } from './pacingLine.js';
 import { postbackSection } from './postbacks.js';
 import { buildTable, type TableStyle } from './table.js';
 import { button, context, deltaText, escapeMrkdwn, mrkdwn, plain } from './text.js';
@@ -34,6 +35,8 @@ export interface DigestOptions {
   notices?: readonly string[];
   /** One "because" line per headline KPI that moved (see `becauseLine`), shown under the KPIs. */
   because?: readonly string[];
+  /** Budget pacing of the current month (a report with a plan for it): one line under the KPIs. */
+  pacing?: PacingFigures;
 }
 
 export function imageBlock(chart: ChartImage): ImageBlock {
@@ -109,6 +112,7 @@ export function resultBlocks(view: ReportView, options: DigestOptions, cuts: str
   const headline = headlineFields(view);
   if (headline.block) blocks.push(headline.block);
   if (headline.cut > 0) cuts.push(`${headline.cut} headline KPIs beyond ${SLACK_LIMITS.sectionFields}`);
+  if (options.pacing) blocks.push(context(`:dart: ${escapeMrkdwn(pacingLine(options.pacing))}`));
   const because = (options.because ?? []).slice(0, SLACK_LIMITS.contextElements);
   if (because.length > 0) blocks.push(context(...because.map((line) => `:mag: ${escapeMrkdwn(line)}`)));
   if (options.chart) blocks.push(imageBlock(options.chart));

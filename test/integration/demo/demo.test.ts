@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { main } from '../../../src/cli/main.js';
+import { loadReports, pacingPlan } from '../../../src/reports/index.js';
 import { launchChromium } from '../../support/chromium.js';
 
 describe('pivotbot demo', () => {
@@ -12,6 +13,7 @@ describe('pivotbot demo', () => {
   let code: number;
   let browser: Browser | undefined;
   const reportIds: string[] = [];
+  let noon: Date;
 
   beforeAll(async () => {
     out = await mkdtemp(join(tmpdir(), 'pivotbot-demo-'));
@@ -20,7 +22,7 @@ describe('pivotbot demo', () => {
       if (/\.ya?ml$/.test(name) && !/^glossary\./.test(name)) reportIds.push(name.replace(/\.ya?ml$/, ''));
     // The sandbox plants its anomalies on yesterday in UTC; daily-kpi reads yesterday in São Paulo,
     // a different day from 00:00 to 03:00 UTC. The demo runs at the last 12:00 UTC, where both agree.
-    const noon = new Date();
+    noon = new Date();
     if (noon.getUTCHours() < 12) noon.setUTCDate(noon.getUTCDate() - 1);
     noon.setUTCHours(12, 0, 0, 0);
     code = await main(['node', 'pivotbot', 'demo', '--out', out, '--now', noon.toISOString()], {
@@ -68,6 +70,17 @@ describe('pivotbot demo', () => {
       expect(message.blocks.length).toBeLessThanOrEqual(50);
     }
     expect(files.filter((f) => f.endsWith('.png')).length).toBeGreaterThanOrEqual(reportIds.length);
+  });
+
+  it("shows daily-kpi's budget pacing line when the month has a plan and a complete day", async () => {
+    const daily = (await loadReports('reports', { now: noon })).reports.find((r) => r.id === 'daily-kpi');
+    const plan = daily ? pacingPlan(daily.definition, { now: noon }) : undefined;
+    const message = await readFile(join(out, 'daily-kpi.message.json'), 'utf8');
+    const line =
+      /Spend \$[\d.]+K?, pacing \d+ % of the \$[\d.]+K? plan \(forecast \$[\d.]+K?\) · \w+ \d{4}, \d+ of \d+ days/;
+    // The shipped plans cover months ahead of the demo's clock; on the month's first day there is no complete day.
+    if (plan && !plan.today.endsWith('-01')) expect(message).toMatch(line);
+    else expect(message).not.toContain('pacing');
   });
 
   it('shows every report in index.html, with every image loaded', async () => {

@@ -7,7 +7,13 @@ import {
   type RuleState,
 } from '../../../src/alerts/index.js';
 import type { PivotRow } from '../../../src/reporting/index.js';
-import { type AlertRule, alertSchema, describeColumn, type ReportView } from '../../../src/reports/index.js';
+import {
+  type AlertRule,
+  alertSchema,
+  describeColumn,
+  type MonthPacing,
+  type ReportView,
+} from '../../../src/reports/index.js';
 import type { AlertIncident } from '../../../src/store/index.js';
 
 export const T0 = Date.parse('2026-11-20T09:00:00.000Z');
@@ -68,6 +74,8 @@ export interface Step {
   rows: PivotRow[];
   comparison?: PeriodRows;
   history?: PeriodRows[];
+  /** Pacing rules: the month's forecast against its plan. */
+  pacing?: MonthPacing;
   totals?: PivotRow;
   /** Change the state before this evaluation (ack, snooze). */
   before?: (incidents: AlertIncident[], now: Date) => AlertIncident[];
@@ -90,6 +98,7 @@ export function runSteps(r: AlertRule, steps: Step[], start: RuleState = { incid
     };
     if (step.comparison) input.comparison = step.comparison;
     if (step.history) input.history = step.history;
+    if (step.pacing) input.pacing = step.pacing;
     const result = evaluateRule(input);
     results.push(result);
     state = apply(state, result);

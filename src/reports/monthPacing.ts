@@ -1,0 +1,101 @@
+/**
+ * Budget pacing of a report: which month "now" is in (in the report's zone), its plan, the one
+ * request that fetches the spend by day it needs (the month so far and the 28 days before, for
+ * the weekday weights), and the forecast with its share of the plan. The digest line and the
+ * pacing rule both use these, so they say the same numbers.
+ */
+import type { PivotRequest, PivotRow } from '../reporting/index.js';
+import { planFor } from './budgetSchema.js';
+import { compileReport } from './compileReport.js';
+import { type DayValue, forecastMonthEnd, type MonthForecast, pacingShare, WEIGHT_DAYS } from './forecastSpend.js';
+import type { ReportDefinition } from './schema.js';
+import { canonicalTimeZone, wallClock } from './zonedTime.js';
+
+const DAY_MS = 86_400_000;
+
+/** The month being paced: `today` (local, `YYYY-MM-DD`) in the report's zone, and that month's plan. */
+export interface PacingPlan {
+  month: string;
+  today: string;
+  plan: number;
+  timezone: string;
+}
+
+/** The forecast of the month against its plan. */
+export interface MonthPacing extends MonthForecast {
+  plan: number;
+  /** forecast ÷ plan: 0.98 = pacing 98 % of the plan. */
+  share: number;
+}
+
+/**
+ * The month that holds `now` in the report's zone and its plan; undefined when the report has no
+ * `budgets:` or no plan for that month.
+ *
+ * @example pacingPlan(definition, { now: new Date('2026-11-11T12:00:00Z') }) // { month: '2026-11', today: '2026-11-11', plan: 120000, timezone: 'UTC' }
+ */
+export function pacingPlan(
+  definition: ReportDefinition,
+  options: { now: Date; defaultTimeZone?: string },
+): PacingPlan | undefined {
+  if (definition.budgets === undefined) return undefined;
+  const written = definition.query.timezone ?? options.defaultTimeZone ?? 'UTC';
+  const timezone = canonicalTimeZone(written) ?? written;
+  const today = new Date(wallClock(options.now.getTime(), timezone)).toISOString().slice(0, 10);
+  const month = today.slice(0, 7);
+  const plan = planFor(definition.budgets, month);
+  return plan === undefined ? undefined : { month, today, plan, timezone };
+}
+
+/**
+ * The one request pacing needs: the report's query (its filter, channel and zone; not its
+ * dimensions, metrics or cleanup) as spend by day, from the month's first day or the 28 days
+ * before today, whichever is earlier, to today (exclusive: complete days only).
+ *
+ * @example pacingRequest(definition, plan, { now }) // { from: '2026-10-14T00:00:00+00:00', to: '2026-11-11T00:00:00+00:00', dimensions: [date DAILY], metrics: [spend] }
+ */
+export function pacingRequest(
+  definition: ReportDefinition,
+  plan: PacingPlan,
+  options: { now: Date; defaultTimeZone?: string },
+): PivotRequest | undefined {
+  const today = Date.parse(`${plan.today}T00:00:00Z`);
+  const first = Math.min(Date.parse(`${plan.month}-01T00:00:00Z`), today - WEIGHT_DAYS * DAY_MS);
+  const from = new Date(first).toISOString().slice(0, 10);
+  const compiled = compileReport(definition, {
+    now: options.now,
+    range: `${from}..${plan.today}`,
+    ...(options.defaultTimeZone !== undefined ? { defaultTimeZone: options.defaultTimeZone } : {}),
+  });
+  const base = compiled.request;
+  if (base === undefined) return undefined;
+  return {
+    from: compiled.range.from,
+    to: compiled.range.to,
+    dimensions: [{ name: 'date', args: { granularity: 'DAILY' } }],
+    metrics: [{ name: 'spend' }],
+    ...(base.filter ? { filter: base.filter } : {}),
+    ...(base.context ? { context: base.context } : {}),
+    ...(base.campaignChannel ? { campaignChannel: base.campaignChannel } : {}),
+    totals: false,
+  };
+}
+
+/**
+ * The month's forecast (`forecastMonthEnd`) from the rows of `pacingRequest`, against the plan.
+ * Undefined on the month's first day (no complete day yet).
+ *
+ * @example monthPacing(rows, plan) // { spent: 41_200, forecast: 117_600, plan: 120_000, share: 0.98, daysElapsed: 10, … }
+ */
+export function monthPacing(rows: readonly PivotRow[], plan: PacingPlan): MonthPacing | undefined {
+  const days: DayValue[] = [];
+  for (const row of rows) {
+    const date = row.date;
+    const value = typeof row.spend === 'number' ? row.spend : Number(row.spend);
+    if (date === null || date === undefined || !Number.isFinite(value)) continue;
+    days.push({ date: String(date).slice(0, 10), value });
+  }
+  const forecast = forecastMonthEnd(days, plan.today);
+  if (forecast === undefined) return undefined;
+  return { ...forecast, plan: plan.plan, share: pacingShare(forecast, plan.plan) };
+}
