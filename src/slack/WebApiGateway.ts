@@ -164,10 +164,10 @@ export class WebApiGateway implements SlackGateway {
       throw new SlackDeliveryError('response_url', 'request_failed', { retryable: true, cause: error });
     }
     if (!response.ok) {
-      await response.body?.cancel();
+      await drain(response);
       throw new SlackDeliveryError('response_url', `http_${response.status}`, { retryable: response.status >= 500 });
     }
-    await response.body?.cancel();
+    await drain(response);
   }
 
   /**
@@ -345,7 +345,7 @@ export class WebApiGateway implements SlackGateway {
     } catch (error) {
       throw new SlackDeliveryError('upload', 'request_failed', { retryable: true, cause: error });
     }
-    await response.body?.cancel();
+    await drain(response);
     if (!response.ok)
       throw new SlackDeliveryError('upload', `http_${response.status}`, { retryable: response.status >= 500 });
     return String(ticket.file_id ?? '');
@@ -444,4 +444,13 @@ export function slackGatewayFor(slack: SlackConfig, logger: Logger, options: Gat
     pacer,
     ...(options.maxWaitMs ? { maxWaitMs: options.maxWaitMs } : {}),
   });
+}
+
+/**
+ * Reads a small answer's body to its end. Not `body.cancel()`: on Node 24 undici then enqueues the
+ * chunks still arriving into the closed stream and throws ERR_INVALID_STATE as an uncaught error
+ * (seen when the bot's thread was busy while the answer came in).
+ */
+async function drain(response: Response): Promise<void> {
+  await response.arrayBuffer().catch(() => undefined);
 }

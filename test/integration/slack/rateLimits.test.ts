@@ -125,7 +125,8 @@ describe('the Web API gateway against Slack-like rate limits', () => {
     expect(history[1]?.metadata).toEqual(digest);
     expect(history[0]?.metadata?.event_type).toBe('pivotbot_alert');
     const plain = await gateway.history(GENERAL, { limit: 1 });
-    expect(plain).toEqual([{ ts: second.ts, text: 'second, edited' }]);
+    // Without metadata; with its author, so the bot can tell its own posts from people's.
+    expect(plain).toEqual([{ ts: second.ts, text: 'second, edited', user: 'U_BOT', botId: 'B_BOT' }]);
     expect(await gateway.history(GENERAL, { oldest: second.ts })).toEqual([]);
     expect(await gateway.history(GENERAL, { oldest: second.ts, inclusive: true })).toHaveLength(1);
     expect(await gateway.history(GENERAL, { latest: first.ts })).toEqual([]);
