@@ -60,3 +60,37 @@ export async function readText(req: IncomingMessage, limit: number): Promise<str
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * The shared front of a control route: admits the caller, answers GET with `current()`, refuses
+ * other methods than PUT, and reads the PUT's JSON body. Resolves to `{ value }` for the route to
+ * apply, or undefined when an answer was already sent (refused, GET, too large, not JSON).
+ */
+export async function controlPut(
+  req: IncomingMessage,
+  res: ServerResponse,
+  send: Send,
+  route: { clientSecret: string; what: string; current: () => unknown; maxBody: number; example: string },
+): Promise<{ value: unknown } | undefined> {
+  if (!admitControlCaller(req, res, route.clientSecret, route.what, send)) return undefined;
+  if (req.method === 'GET') {
+    send(res, 200, route.current());
+    return undefined;
+  }
+  if (req.method !== 'PUT') {
+    req.resume();
+    send(res, 405, { error: 'Use GET or PUT' }, { allow: 'GET, PUT' });
+    return undefined;
+  }
+  const text = await readText(req, route.maxBody);
+  if (text === undefined) {
+    send(res, 413, { error: `Request body too large (over ${route.maxBody} bytes)` });
+    return undefined;
+  }
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    send(res, 400, { error: `Request body must be JSON: ${route.example}` });
+    return undefined;
+  }
+}

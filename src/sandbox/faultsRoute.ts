@@ -5,7 +5,7 @@
  * tokens may also break them on purpose, nobody else.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { admitControlCaller, readText, type Send } from './controlAccess.js';
+import { controlPut, type Send } from './controlAccess.js';
 import { checkFaultsUpdate, type Faults } from './faults.js';
 
 export { isLoopback } from './controlAccess.js';
@@ -28,20 +28,15 @@ export async function faultsRoute(
   control: FaultsControl,
   send: Send,
 ): Promise<void> {
-  if (!admitControlCaller(req, res, control.clientSecret, 'Faults', send)) return;
-  if (req.method === 'GET') return send(res, 200, control.faults());
-  if (req.method !== 'PUT') {
-    req.resume();
-    return send(res, 405, { error: 'Use GET or PUT' }, { allow: 'GET, PUT' });
-  }
-  const text = await readText(req, MAX_BODY);
-  if (text === undefined) return send(res, 413, { error: `Request body too large (over ${MAX_BODY} bytes)` });
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return send(res, 400, { error: 'Request body must be JSON: an object of fault knobs such as {"http5xxRate":0.5}' });
-  }
+  const put = await controlPut(req, res, send, {
+    clientSecret: control.clientSecret,
+    what: 'Faults',
+    current: () => control.faults(),
+    maxBody: MAX_BODY,
+    example: 'an object of fault knobs such as {"http5xxRate":0.5}',
+  });
+  if (put === undefined) return;
+  const value = put.value;
   const { update, problems } = checkFaultsUpdate(value);
   if (problems.length > 0) return send(res, 400, { error: problems.join('; ') });
   return send(res, 200, control.replaceFaults(update));

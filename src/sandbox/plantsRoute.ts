@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UserInputError } from '../core/index.js';
-import { admitControlCaller, readText, type Send } from './controlAccess.js';
+import { controlPut, type Send } from './controlAccess.js';
 import type { PlantsState } from './plantedFacts.js';
 
 export interface PlantsControl {
@@ -27,20 +27,15 @@ export async function plantsRoute(
   control: PlantsControl,
   send: Send,
 ): Promise<void> {
-  if (!admitControlCaller(req, res, control.clientSecret, 'Plants', send)) return;
-  if (req.method === 'GET') return send(res, 200, control.plants());
-  if (req.method !== 'PUT') {
-    req.resume();
-    return send(res, 405, { error: 'Use GET or PUT' }, { allow: 'GET, PUT' });
-  }
-  const text = await readText(req, MAX_BODY);
-  if (text === undefined) return send(res, 413, { error: `Request body too large (over ${MAX_BODY} bytes)` });
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return send(res, 400, { error: `Request body must be JSON: a plant such as ${EXAMPLE}, or a list of them` });
-  }
+  const put = await controlPut(req, res, send, {
+    clientSecret: control.clientSecret,
+    what: 'Plants',
+    current: () => control.plants(),
+    maxBody: MAX_BODY,
+    example: `a plant such as ${EXAMPLE}, or a list of them`,
+  });
+  if (put === undefined) return;
+  const value = put.value;
   try {
     return send(res, 200, await control.replacePlants(value));
   } catch (error) {

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { type Plant, type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { secondsReport, spendWatchReport, writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
 import { type SpawnedBot, spawnBot } from '../../support/spawnBot.js';
@@ -14,33 +14,34 @@ import { type SpawnedBot, spawnBot } from '../../support/spawnBot.js';
 const CHANNEL = 'C0GENERAL1';
 const text = (m: StoredMessage | undefined) => JSON.stringify(m?.blocks ?? m?.text ?? '');
 
-describe('a digest with a planted cause', () => {
-  let slack: SlackTestServer;
-  let sandbox: RunningSandbox;
-  let dir: string;
-  let bot: SpawnedBot | undefined;
-
+/** The Slack test server, a sandbox with `plants`, a temp folder, and the bot started on them; stopped after the file. */
+function plantedWorld(plants: Plant[], prefix: string) {
+  const world = {} as { slack: SlackTestServer; sandbox: RunningSandbox; dir: string; bot?: SpawnedBot };
   beforeAll(async () => {
-    slack = await new SlackTestServer().start();
-    sandbox = await startSandbox({
-      port: 0,
-      scale: 'small',
-      plants: [{ where: { countryCode: 'US' }, metric: 'installs', factor: 0.05, days: 'yesterday' }],
-    });
-    dir = await mkdtemp(join(tmpdir(), 'pivotbot-digest-explain-'));
+    world.slack = await new SlackTestServer().start();
+    world.sandbox = await startSandbox({ port: 0, scale: 'small', plants });
+    world.dir = await mkdtemp(join(tmpdir(), prefix));
   });
-
   afterAll(async () => {
-    if (bot) {
-      bot.child.kill('SIGTERM');
-      await bot.exited;
+    if (world.bot) {
+      world.bot.child.kill('SIGTERM');
+      await world.bot.exited;
     }
-    await sandbox?.stop();
-    await slack?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await world.sandbox?.stop();
+    await world.slack?.stop();
+    await rm(world.dir, { recursive: true, force: true });
   });
+  return world;
+}
+
+describe('a digest with a planted cause', () => {
+  const world = plantedWorld(
+    [{ where: { countryCode: 'US' }, metric: 'installs', factor: 0.05, days: 'yesterday' }],
+    'pivotbot-digest-explain-',
+  );
 
   it('says why installs moved under the KPIs and posts the ranking in its thread', async () => {
+    const { slack, sandbox, dir } = world;
     const reports = await writeReports(dir, {
       'every-five': secondsReport({
         title: 'Every five seconds',
@@ -50,7 +51,8 @@ describe('a digest with a planted cause', () => {
         explain: true,
       }),
     });
-    bot = spawnBot({ slack, sandbox, reportsDir: reports, dir, env: {} });
+    const bot = spawnBot({ slack, sandbox, reportsDir: reports, dir, env: {} });
+    world.bot = bot;
     bot.child.stdout?.resume();
     const digest = () =>
       slack.messages.find((m) => m.metadata?.event_type === 'pivotbot_digest' && m.threadTs === undefined);
@@ -72,36 +74,18 @@ describe('a digest with a planted cause', () => {
 });
 
 describe('an alert incident with a planted cause', () => {
-  let slack: SlackTestServer;
-  let sandbox: RunningSandbox;
-  let dir: string;
-  let bot: SpawnedBot | undefined;
-
-  beforeAll(async () => {
-    slack = await new SlackTestServer().start();
-    sandbox = await startSandbox({
-      port: 0,
-      scale: 'small',
-      plants: [{ where: { countryCode: 'US' }, metric: 'spend', factor: 4, days: 'yesterday' }],
-    });
-    dir = await mkdtemp(join(tmpdir(), 'pivotbot-alert-explain-'));
-  });
-
-  afterAll(async () => {
-    if (bot) {
-      bot.child.kill('SIGTERM');
-      await bot.exited;
-    }
-    await sandbox?.stop();
-    await slack?.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const world = plantedWorld(
+    [{ where: { countryCode: 'US' }, metric: 'spend', factor: 4, days: 'yesterday' }],
+    'pivotbot-alert-explain-',
+  );
 
   it("explains the breach in the incident's first reply, naming the planted segment", async () => {
+    const { slack, sandbox, dir } = world;
     const reports = await writeReports(dir, {
       'spend-watch': spendWatchReport({ channel: CHANNEL, above: 0, explain: true }),
     });
-    bot = spawnBot({ slack, sandbox, reportsDir: reports, dir, env: {} });
+    const bot = spawnBot({ slack, sandbox, reportsDir: reports, dir, env: {} });
+    world.bot = bot;
     bot.child.stdout?.resume();
     const parents = () =>
       slack.messages.filter((m) => m.metadata?.event_type === 'pivotbot_alert' && m.threadTs === undefined);
