@@ -205,7 +205,7 @@ export class BotHarness {
   async click(
     actionId: string,
     value: unknown,
-    options: { messageTs?: string; threadTs?: string; channel?: string; user?: string } = {},
+    options: { messageTs?: string; threadTs?: string; channel?: string; user?: string; home?: boolean } = {},
   ) {
     const hook = `act-${++this.counter}`;
     const body = blockActionBody({
@@ -216,6 +216,7 @@ export class BotHarness {
       ...(options.threadTs ? { threadTs: options.threadTs } : {}),
       ...(options.channel ? { channelId: options.channel } : {}),
       ...(options.user ? { userId: options.user } : {}),
+      ...(options.home ? { home: true } : {}),
     });
     const response = await postSigned(this.eventsUrl, body, { signingSecret: SIGNING_SECRET });
     return { response, hook: `/hooks/${hook}` };

@@ -10,6 +10,8 @@ export const ACTION_IDS = {
   scheduleThis: 'pivot_schedule_this',
   /** "Watch this" on an ad-hoc result: opens the modal that saves an alert rule on its query. */
   watchThis: 'pivot_watch_this',
+  /** "Remove" beside a watch in `/pivot alerts` and App Home (admins; Slack's confirm dialog first). */
+  unwatch: 'pivot_unwatch',
   /** "Explain" on an answer with a comparison: why it moved, posted in its thread. */
   explain: 'pivot_explain',
   alertAck: 'alert_ack',

@@ -165,4 +165,56 @@ describe('Watch this, from the click to an incident the scheduler opens', () => 
     const alerts = await harness.command('alerts', { user: ADMIN });
     expect(await harness.waitForHook(alerts.hook)).toContain('1 open incident');
   }, 120_000);
+
+  it('lists the watches in /pivot alerts and App Home with a Remove button for admins (confirm first), and removes them from either', async () => {
+    const store = harness.bot.store;
+    const first = store.subscriptions.list().find((s) => s.report === 'watch-br-spend');
+    expect(first).toBeDefined();
+    const { id: _id, createdAt: _c, updatedAt: _u, ...record } = first as NonNullable<typeof first>;
+    await store.subscriptions.add({
+      ...record,
+      report: 'watch-br-spend-2',
+      watch: { ...record.watch, id: 'br-spend-2' },
+    });
+    const removeButtons = (body: string) => (body.match(/"action_id":"pivot_unwatch"/g) ?? []).length;
+
+    // Everyone sees the watches; only admins get the buttons, each behind Slack's confirm dialog.
+    const asMember = await harness.command('alerts', { user: 'U_ALICE' });
+    const memberSees = await harness.waitForHook(asMember.hook);
+    expect(memberSees).toContain('Watches (2)');
+    expect(memberSees).toContain(`spend by countryCode yesterday where countryCode = ${BR}`);
+    expect(removeButtons(memberSees)).toBe(0);
+    const asAdmin = await harness.command('alerts', { user: ADMIN });
+    const adminSees = await harness.waitForHook(asAdmin.hook);
+    expect(removeButtons(adminSees)).toBe(2);
+    expect(adminSees).toContain('"confirm":{"title":{"type":"plain_text","text":"Remove this watch?"}');
+
+    // A member's click (a stale button) removes nothing.
+    const refused = await harness.click('pivot_unwatch', { name: 'br-spend' }, { user: 'U_ALICE' });
+    expect(await harness.waitForHook(refused.hook)).toContain('Only pivotbot admins can remove alert rules');
+    expect(store.subscriptions.list().some((s) => s.report === 'watch-br-spend')).toBe(true);
+
+    // From /pivot alerts: removed, and the private message replaced by the alerts without it.
+    const removed = await harness.click('pivot_unwatch', { name: 'br-spend' }, { user: ADMIN });
+    const answer = await harness.waitForHook(removed.hook);
+    expect(answer).toContain('`br-spend` is no longer watched.');
+    expect(answer).toContain('"replace_original":true');
+    expect(answer).toContain('Watches (1)');
+    expect(store.subscriptions.list().some((s) => s.report === 'watch-br-spend')).toBe(false);
+
+    // From App Home: removed, and the tab published again without it.
+    const published = () => slack().callsTo('views.publish');
+    const homes = published().length;
+    await harness.event({ type: 'app_home_opened', user: ADMIN, channel: 'D1', tab: 'home' });
+    await slack().waitFor(() => published().length > homes, 10_000, 'App Home');
+    const home = JSON.stringify(published()[homes]?.args.view);
+    expect(home).toContain('`br-spend-2`');
+    expect(removeButtons(home)).toBe(1);
+    await harness.click('pivot_unwatch', { name: 'br-spend-2' }, { user: ADMIN, home: true });
+    await slack().waitFor(() => published().length > homes + 1, 10_000, 'App Home again');
+    expect(store.subscriptions.list().some((s) => s.report === 'watch-br-spend-2')).toBe(false);
+    const after = JSON.stringify(published()[homes + 1]?.args.view);
+    expect(after).not.toContain('br-spend-2');
+    expect(removeButtons(after)).toBe(0);
+  }, 60_000);
 });
