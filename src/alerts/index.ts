@@ -55,6 +55,13 @@ export {
   runRuleEvaluation,
 } from './runRuleEvaluation.js';
 export {
+  MIN_SUGGESTION_DAYS,
+  roundAway,
+  SUGGESTION_DAYS,
+  suggestThreshold,
+  type ThresholdSuggestion,
+} from './suggestThreshold.js';
+export {
   type AlertsSummary,
   type OpenIncident,
   type RuleStatus,

@@ -28,6 +28,7 @@ import {
   timingText,
 } from './scheduleMessages.js';
 import type { WorkQueue } from './WorkQueue.js';
+import { watchesSection } from './watchesSection.js';
 
 /** Who asked, where, and how to answer them privately. */
 export interface CommandContext {
@@ -291,16 +292,7 @@ export class PivotCommands {
           statusMessage(store.jobs.get(command.jobId), command.jobId, await this.liveStatus(command.jobId)),
         );
       case 'alerts':
-        return this.private(
-          ctx,
-          alertsOverview({
-            reports: await this.deps.loadReports(),
-            incidents: store.incidents,
-            runs: store.runs,
-            now: this.deps.clock(),
-            timezone: settings.timezone,
-          }),
-        );
+        return this.private(ctx, await this.alertsMessage(ctx.userId));
       case 'subscribe':
         return this.subscribe(command, ctx);
       case 'schedule':
@@ -508,6 +500,12 @@ export class PivotCommands {
   /** `/pivot unwatch <name>`: removes a watch ("Watch this"); its rule is no longer evaluated. */
   private async unwatch(name: string, ctx: CommandContext): Promise<void> {
     if (!this.isAdmin(ctx.userId)) return this.private(ctx, refusal('remove alert rules'));
+    await this.removeWatch(name);
+    return this.private(ctx, noticeMessage(`:white_check_mark: \`${name}\` is no longer watched.`));
+  }
+
+  /** Removes the watch `name` (any channel); a typed error naming the watches when there is none. */
+  private async removeWatch(name: string): Promise<void> {
     const { store } = this.deps;
     const found = store.subscriptions.list().find((s) => s.report === watchId(name) && s.watch !== undefined);
     if (!found) {
@@ -518,7 +516,65 @@ export class PivotCommands {
       );
     }
     await store.subscriptions.remove(found.report, found.channel);
-    return this.private(ctx, noticeMessage(`:white_check_mark: \`${name}\` is no longer watched.`));
+    this.deps.logger.info({ name, channel: found.channel }, 'watch removed');
+  }
+
+  /**
+   * `/pivot alerts` as `userId` sees it: the alerts summary, then the watches, each with a Remove
+   * button when they are an admin. App Home shows the same blocks.
+   *
+   * @example await commands.alertsMessage('U0ADMIN1')
+   */
+  async alertsMessage(userId: string): Promise<SlackMessage> {
+    const { store, settings } = this.deps;
+    const summary = alertsOverview({
+      reports: await this.deps.loadReports(),
+      incidents: store.incidents,
+      runs: store.runs,
+      now: this.deps.clock(),
+      timezone: settings.timezone,
+    });
+    const watches = watchesSection(store.subscriptions.list(), { removable: this.isAdmin(userId) });
+    if (watches.length === 0) return summary;
+    return { ...summary, blocks: [...(summary.blocks ?? []), ...watches].slice(0, 50) };
+  }
+
+  /**
+   * A watch's Remove button (after Slack's confirm dialog): admins only. From `/pivot alerts` the
+   * private message is replaced by the alerts again with a line saying what was removed; from App
+   * Home the caller publishes the tab again. Never throws.
+   */
+  async unwatchClick(click: { name?: string | undefined; userId: string; responseUrl?: string }): Promise<void> {
+    const { slack } = this.deps;
+    let note: string;
+    if (!this.isAdmin(click.userId)) {
+      note = ':no_entry: Only pivotbot admins can remove alert rules.';
+    } else if (click.name === undefined) {
+      note = 'That button is from an older pivotbot version; run `/pivot alerts` again.';
+    } else {
+      try {
+        await this.removeWatch(click.name);
+        note = `:white_check_mark: \`${click.name}\` is no longer watched.`;
+      } catch (error) {
+        note = `:warning: ${userMessageOf(error)}`;
+      }
+    }
+    if (!click.responseUrl) {
+      if (!note.startsWith(':white_check_mark:'))
+        this.deps.logger.info({ userId: click.userId, note }, 'unwatch click');
+      return;
+    }
+    try {
+      const message = await this.alertsMessage(click.userId);
+      const blocks = [noticeMessage(note).blocks?.[0], ...(message.blocks ?? [])].filter((b) => b !== undefined);
+      await slack.respond(
+        click.responseUrl,
+        { ...message, text: note, blocks: blocks.slice(0, 50) as Block[] },
+        { replaceOriginal: true },
+      );
+    } catch (error) {
+      this.deps.logger.warn({ err: error, userId: click.userId }, 'unwatch answer not sent');
+    }
   }
 
   private isAdmin(userId: string): boolean {

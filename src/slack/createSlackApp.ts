@@ -4,7 +4,6 @@ import { ACTION_IDS, type ReportActionValue } from '../render/index.js';
 import type { LoadedReports } from '../reports/index.js';
 import { type Store, storeHealth } from '../store/index.js';
 import { alertAction } from './alertActions.js';
-import { alertsOverview } from './alertsOverview.js';
 import { boltLogSink } from './boltLogger.js';
 import { converse } from './Conversation.js';
 import type { BotIdentity } from './conversationEvents.js';
@@ -25,6 +24,7 @@ import {
 } from './slackReceiver.js';
 import { defaultReceiverEntry, startThreadedReceiver } from './threadedReceiver.js';
 import { SLACK_RETRY, slackGatewayFor, type WebApiGateway } from './WebApiGateway.js';
+import { unwatchName } from './watchesSection.js';
 
 export interface SlackAppOptions {
   slack: SlackConfig;
@@ -164,6 +164,8 @@ function repeatKey(event: SlackEvent): string | undefined {
       return `act:${event.triggerId}:${event.actionId}`;
     case 'scheduleThis':
       return `act:${event.triggerId}:${event.watch ? 'watch' : 'schedule'}`;
+    case 'unwatchClick':
+      return `act:${event.triggerId}:unwatch`;
     case 'message':
       // A retry, and the message event Slack sends beside an app_mention, share channel and ts.
       return `msg:${event.channelId}:${event.ts}`;
@@ -338,37 +340,48 @@ function eventHandler({ commands, gateway, home, logger, track, bot }: HandlerDe
         track(converse(message, { commands, slack: gateway, logger, bot }));
         return;
       }
-      case 'homeOpened':
+      case 'unwatchClick':
+        if (recent.checkAndRemember(`act:${event.triggerId}:unwatch`)) return;
         track(
-          (async () => {
-            const reports = await home.loadReports();
-            const view = homeView({
-              reports,
-              schedules: scheduleOverview({
-                reports,
-                subscriptions: home.store.subscriptions.list(),
-                runs: home.store.runs,
-                timezone: home.timezone,
-                now: new Date(),
-              }),
-              alerts: alertsOverview({
-                reports,
-                incidents: home.store.incidents,
-                runs: home.store.runs,
-                now: new Date(),
-                timezone: home.timezone,
-              }),
-              timezone: home.timezone,
-              sandbox: home.sandbox,
-              recentRuns: recentRuns(home.store.runs, reports, home.store.subscriptions.list()),
-              incidents: home.store.incidents,
-            });
-            await gateway.publishHome(event.userId, view);
-          })().catch((error: unknown) => logger.warn({ err: error }, 'App Home could not be published')),
+          commands
+            .unwatchClick({
+              name: unwatchName(event.value),
+              userId: event.userId,
+              ...(event.responseUrl ? { responseUrl: event.responseUrl } : {}),
+            })
+            .then(() => (event.fromHome ? publishHome(event.userId) : undefined)),
         );
+        return;
+      case 'homeOpened':
+        track(publishHome(event.userId));
         return;
     }
   };
+
+  /** App Home for one user (the watches' Remove buttons only for admins). Never throws. */
+  async function publishHome(userId: string): Promise<void> {
+    try {
+      const reports = await home.loadReports();
+      const view = homeView({
+        reports,
+        schedules: scheduleOverview({
+          reports,
+          subscriptions: home.store.subscriptions.list(),
+          runs: home.store.runs,
+          timezone: home.timezone,
+          now: new Date(),
+        }),
+        alerts: await commands.alertsMessage(userId),
+        timezone: home.timezone,
+        sandbox: home.sandbox,
+        recentRuns: recentRuns(home.store.runs, reports, home.store.subscriptions.list()),
+        incidents: home.store.incidents,
+      });
+      await gateway.publishHome(userId, view);
+    } catch (error) {
+      logger.warn({ err: error }, 'App Home could not be published');
+    }
+  }
 }
 
 /** A button's value: `{ reportId, range?, query? }` as JSON; undefined when unreadable. */

@@ -4,7 +4,8 @@
  * and judging submissions, whose verdict the receiver puts in Slack's ack.
  */
 import { toError, userMessageOf } from '../core/index.js';
-import { compileQuery, type GlossaryTerm, workspaceGlossaryOf } from '../query/index.js';
+import { compileQuery, entityQueryOf, type GlossaryTerm, workspaceGlossaryOf } from '../query/index.js';
+import type { ReportDefinition } from '../reports/index.js';
 import { noticeMessage } from './infoMessages.js';
 import type { PivotCommands, PivotCommandsDeps } from './PivotCommands.js';
 import { queryModalView } from './queryModal.js';
@@ -27,11 +28,13 @@ import {
   validateScheduleForm,
 } from './scheduleModal.js';
 import type { SlackEvent, ViewAnswer, ViewSubmission } from './slackReceiver.js';
+import { watchChoices } from './watchChoices.js';
 import {
   parseWatchMetadata,
   validateWatchForm,
   WATCH_BLOCKS,
   WATCH_MODAL_CALLBACK,
+  type WatchChoicesState,
   watchFormFromState,
   watchModalView,
 } from './watchModal.js';
@@ -81,6 +84,7 @@ export class ModalActions {
    * first makes Slack refuse this one (`hash_conflict`): that newer redraw shows the latest line.
    */
   async update(event: ModalAction): Promise<void> {
+    if (event.callbackId === WATCH_MODAL_CALLBACK) return this.updateWatch(event);
     if (event.callbackId !== QUERY_MODAL_CALLBACK) return;
     const meta = parseModalMetadata(event.privateMetadata);
     if (!meta) return;
@@ -196,14 +200,69 @@ export class ModalActions {
       shape = undefined;
     }
     if (!shape || shape.metrics.length === 0) return answer('That answer has no metric to watch.');
+    const { definition, ...fields } = shape;
+    const base = { query, channel: event.channelId, timezone: settings.timezone, ...fields };
+    let opened: { id: string; hash: string };
     try {
-      await slack.viewsOpen(
-        event.triggerId,
-        watchModalView({ query, channel: event.channelId, timezone: settings.timezone, ...shape }),
-      );
+      // Opened at once (the trigger lasts 3 s); the rows and the suggestion follow in an update.
+      opened = await slack.viewsOpen(event.triggerId, watchModalView({ ...base, choices: { loading: true } }));
     } catch (error) {
       this.deps.logger.warn({ err: toError(error), userId: event.userId }, 'watch modal not opened');
       await answer(`:warning: The alert form did not open. ${userMessageOf(error)}`);
+      return;
+    }
+    const selected = { metric: fields.metrics[0] as string, on: fields.byEntity ? 'entity' : 'total' };
+    await this.redrawWatch(opened, definition, { ...base, selected });
+  }
+
+  /** A watch modal's metric or row changed: the view again, with the suggestion for the new pick. */
+  private async updateWatch(event: ModalAction): Promise<void> {
+    const meta = parseWatchMetadata(event.privateMetadata);
+    if (!meta) return;
+    let shape: ReturnType<typeof watchable>;
+    try {
+      shape = watchable(compileQuery(meta.query, await this.commands.queryOptions()));
+    } catch {
+      shape = undefined;
+    }
+    if (!shape) return;
+    const { definition, ...fields } = shape;
+    const form = watchFormFromState(event.values);
+    const selected = {
+      metric: fields.metrics.includes(form.metric) ? form.metric : (fields.metrics[0] as string),
+      on: form.on,
+    };
+    const base = { ...meta, timezone: this.deps.settings.timezone, ...fields, selected };
+    await this.redrawWatch({ id: event.viewId, hash: event.hash }, definition, base);
+  }
+
+  /**
+   * Reads the rows and the suggestion, then updates the view with them (or with why they could
+   * not be read). A newer redraw that landed first wins (`hash_conflict`).
+   */
+  private async redrawWatch(
+    view: { id: string; hash: string },
+    definition: ReportDefinition,
+    base: Parameters<typeof watchModalView>[0] & { selected: { metric: string; on: string } },
+  ): Promise<void> {
+    const { client, clock, settings, signal } = this.deps;
+    let choices: WatchChoicesState;
+    try {
+      choices = await watchChoices(definition, base.selected, {
+        client,
+        now: clock(),
+        defaultTimeZone: settings.timezone,
+        signal,
+      });
+    } catch (error) {
+      this.deps.logger.warn({ err: toError(error) }, 'watch modal: rows and recent values not read');
+      choices = { error: userMessageOf(error) };
+    }
+    try {
+      await this.deps.slack.viewsUpdate(view.id, watchModalView({ ...base, choices }), { hash: view.hash });
+    } catch (error) {
+      if (error instanceof SlackDeliveryError && error.slackError === 'hash_conflict') return;
+      throw error;
     }
   }
 
@@ -227,10 +286,15 @@ export class ModalActions {
       timezone: settings.timezone,
     });
     if (!verdict.ok) return { errors: verdict.errors };
+    // One row picked: the watch's query is the answer's narrowed to that row's values.
+    const query = verdict.row === undefined ? meta.query : entityQueryOf(shape.definition, verdict.row);
+    if (query === undefined) {
+      return { errors: { [WATCH_BLOCKS.on]: 'That row cannot be written as a query; watch each row instead.' } };
+    }
     await store.subscriptions.add({
       report: watchId(verdict.name),
       channel: meta.channel,
-      query: meta.query,
+      query,
       watch: verdict.rule,
       createdBy: submission.userId,
     });
@@ -238,6 +302,7 @@ export class ModalActions {
       {
         name: verdict.name,
         channel: meta.channel,
+        row: verdict.row !== undefined,
         watches: store.subscriptions.list().filter((s) => s.report.startsWith(WATCH_PREFIX)).length,
       },
       'watch saved',
@@ -247,7 +312,7 @@ export class ModalActions {
         meta.channel,
         submission.userId,
         noticeMessage(
-          `:white_check_mark: Watching \`${verdict.name}\`: its incidents open threads in <#${meta.channel}>. \`/pivot alerts\` lists it; \`/pivot unwatch ${verdict.name}\` removes it; \`pivotbot export ${verdict.name}\` prints it as a report file.`,
+          `:white_check_mark: Watching \`${verdict.name}\` (\`${query.replace(/`/g, "'")}\`): its incidents open threads in <#${meta.channel}>. \`/pivot alerts\` lists it; \`/pivot unwatch ${verdict.name}\` removes it; \`pivotbot export ${verdict.name}\` prints it as a report file.`,
         ),
       ),
     );
@@ -302,15 +367,17 @@ export class ModalActions {
 /** The metrics (output keys) and whether there is a breakdown, of an ad-hoc query; undefined for a run command. */
 function watchable(
   compiled: ReturnType<typeof compileQuery>,
-): { metrics: string[]; byEntity: boolean; understood?: string } | undefined {
+): { metrics: string[]; byEntity: boolean; understood?: string; definition: ReportDefinition } | undefined {
   if (compiled.kind === 'run') return undefined;
-  const { query, description } = compiled.definition;
+  const { definition } = compiled;
+  const { query, description } = definition;
   const key = (f: (typeof query.metrics)[number]) => (typeof f === 'string' ? f : (f.as ?? f.name));
   const dimension = (f: (typeof query.dimensions)[number]) => (typeof f === 'string' ? f : f.name);
   return {
     metrics: query.metrics.map(key),
     byEntity: query.dimensions.some((d) => dimension(d) !== 'date'),
     ...(description ? { understood: description } : {}),
+    definition,
   };
 }
 

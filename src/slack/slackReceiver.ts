@@ -81,6 +81,16 @@ export type SlackEvent =
       values: unknown;
     }
   | { type: 'homeOpened'; userId: string }
+  | {
+      /** A watch's Remove button (`/pivot alerts` or App Home), after Slack's confirm dialog. */
+      type: 'unwatchClick';
+      value?: string;
+      userId: string;
+      responseUrl?: string;
+      triggerId: string;
+      /** Clicked in App Home: the tab is published again once the watch is removed. */
+      fromHome: boolean;
+    }
   | ({
       /** A mention, a DM, or a reply in one of the bot's threads (`conversationEvents.ts` chose it). */
       type: 'message';
@@ -253,6 +263,20 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
       ...(channelId ? { channelId } : {}),
       ...(body.response_url ? { responseUrl: body.response_url } : {}),
       triggerId: body.trigger_id,
+    });
+  });
+
+  app.action(ACTION_IDS.unwatch, async ({ ack, body, action }) => {
+    await ack();
+    if (body.type !== 'block_actions') return;
+    const button = action as { value?: string };
+    sink.event({
+      type: 'unwatchClick',
+      ...(button.value !== undefined ? { value: button.value } : {}),
+      userId: body.user.id,
+      ...(body.response_url ? { responseUrl: body.response_url } : {}),
+      triggerId: body.trigger_id,
+      fromHome: body.view?.type === 'home',
     });
   });
 

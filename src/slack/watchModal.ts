@@ -1,13 +1,19 @@
 /**
  * "Watch this": the modal that turns an answer into an alert rule (pure: the view, the form read
  * from Slack's state, and its verdict). The rule is a report file's `alerts` entry, evaluated on
- * the answer's query every day at the chosen time.
+ * the answer's query (or on one row of it) every day at the chosen time.
  */
+import { createHash } from 'node:crypto';
 import { suggestedName } from './scheduleModal.js';
+import { ROW_PREFIX, type WatchChoices } from './watchChoices.js';
 
 export const WATCH_MODAL_CALLBACK = 'pivot_watch';
 const MAX_NAME = 40;
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** The metric and row pickers redraw the modal (`dispatch_action`): their suggestion depends on them. */
+export const WATCH_ACTIONS = { metric: 'pivot_wm_metric', on: 'pivot_wm_on' } as const;
+const SUGGESTED = /^suggest-(above|below):(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?):([0-9a-f]{8})$/;
 
 export const WATCH_BLOCKS = {
   name: 'watch_name',
@@ -16,6 +22,7 @@ export const WATCH_BLOCKS = {
   rule: 'watch_rule',
   threshold: 'watch_threshold',
   time: 'watch_time',
+  choices: 'watch_choices',
 } as const;
 
 /** What the modal carries from open to submit. */
@@ -42,13 +49,25 @@ const option = (value: string, text: string) => ({ text: plain(text), value });
 
 const RULES = [
   ['anomaly', 'Unusual for the weekday (same weekday, last 4 weeks)'],
-  ['above', 'Above a threshold'],
-  ['below', 'Below a threshold'],
+  ['above', 'Above a threshold I type'],
+  ['below', 'Below a threshold I type'],
 ] as const;
+
+/** What a suggestion option is for: the metric and entity it was computed on (a short digest). */
+export function suggestionTag(metric: string, on: string): string {
+  return createHash('sha256').update(`${metric}\n${on}`).digest('hex').slice(0, 8);
+}
+
+/** The rows and suggestion, still being read, or the reason they could not be. */
+export type WatchChoicesState = WatchChoices | { loading: true } | { error: string };
+
+const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 6 });
 
 /**
  * The modal, prefilled from the answer: its first metric, each row (the query's entities) when it
- * has a breakdown else the total, and the same-weekday anomaly rule, checked daily at 09:00.
+ * has a breakdown else the total, and the same-weekday anomaly rule, checked daily at 09:00. With
+ * `choices`, the answer's rows can be picked one by one, and for one row or the total the rule
+ * list offers the threshold suggested from the recent values (`watchChoices`).
  *
  * @example watchModalView({ query: 'installsCpi by countryCode yesterday', channel: 'C1', metrics: ['installsCpi'], byEntity: true, timezone: 'UTC' })
  */
@@ -59,11 +78,42 @@ export function watchModalView(input: {
   byEntity: boolean;
   timezone: string;
   understood?: string;
+  /** The metric and entity picked so far (a redraw); default the first metric, each row or the total. */
+  selected?: { metric: string; on: string };
+  choices?: WatchChoicesState;
 }): Record<string, unknown> {
   const metadata: WatchModalMetadata = { query: input.query, channel: input.channel };
   const metricOptions = input.metrics.slice(0, 100).map((m) => option(m, m));
-  const onOptions = [option('entity', 'Each row of the answer'), option('total', 'The total')];
-  const ruleOptions = RULES.map(([value, text]) => option(value, text));
+  const choices = input.choices && 'rows' in input.choices ? input.choices : undefined;
+  const onOptions = [
+    option('entity', 'Each row of the answer'),
+    option('total', 'The total'),
+    ...(choices?.rows ?? []).map((r) => option(`${ROW_PREFIX}${r.key}`, `Only ${r.label}`)),
+  ];
+  const metric = input.selected?.metric ?? input.metrics[0];
+  const on = input.selected?.on ?? (input.byEntity ? 'entity' : 'total');
+  const suggestion = choices?.suggestion;
+  const tag = metric === undefined ? '' : suggestionTag(metric, on);
+  const ruleOptions = [
+    option(RULES[0][0], RULES[0][1]),
+    ...(suggestion
+      ? [
+          option(
+            `suggest-above:${suggestion.above}:${tag}`,
+            `Above ${number(suggestion.above)}, the highest of the ${suggestion.days} days before`,
+          ),
+          option(
+            `suggest-below:${suggestion.below}:${tag}`,
+            `Below ${number(suggestion.below)}, the lowest of the ${suggestion.days} days before`,
+          ),
+        ]
+      : []),
+    option(RULES[1][0], RULES[1][1]),
+    option(RULES[2][0], RULES[2][1]),
+  ];
+  const initial = (options: ReturnType<typeof option>[], value: string | undefined) =>
+    options.find((o) => o.value === value) ?? options[0];
+  const metricInitial = initial(metricOptions, metric);
   return {
     type: 'modal',
     callback_id: WATCH_MODAL_CALLBACK,
@@ -90,23 +140,25 @@ export function watchModalView(input: {
       {
         type: 'input',
         block_id: WATCH_BLOCKS.metric,
+        dispatch_action: true,
         label: plain('Metric'),
         element: {
           type: 'static_select',
-          action_id: 'value',
+          action_id: WATCH_ACTIONS.metric,
           options: metricOptions,
-          ...(metricOptions[0] ? { initial_option: metricOptions[0] } : {}),
+          ...(metricInitial ? { initial_option: metricInitial } : {}),
         },
       },
       {
         type: 'input',
         block_id: WATCH_BLOCKS.on,
+        dispatch_action: true,
         label: plain('Watch'),
         element: {
           type: 'static_select',
-          action_id: 'value',
+          action_id: WATCH_ACTIONS.on,
           options: onOptions,
-          initial_option: input.byEntity ? onOptions[0] : onOptions[1],
+          initial_option: initial(onOptions, on),
         },
       },
       {
@@ -116,10 +168,15 @@ export function watchModalView(input: {
         element: { type: 'static_select', action_id: 'value', options: ruleOptions, initial_option: ruleOptions[0] },
       },
       {
+        type: 'context',
+        block_id: WATCH_BLOCKS.choices,
+        elements: [{ type: 'mrkdwn', text: choicesNote(input.choices) }],
+      },
+      {
         type: 'input',
         block_id: WATCH_BLOCKS.threshold,
         optional: true,
-        label: plain('Threshold (for above / below)'),
+        label: plain('Threshold (for a value I type)'),
         element: { type: 'number_input', action_id: 'value', is_decimal_allowed: true },
       },
       {
@@ -130,6 +187,17 @@ export function watchModalView(input: {
       },
     ],
   };
+}
+
+/** The line under the rule list: what the suggestion is based on, or why there is none. */
+function choicesNote(choices: WatchChoicesState | undefined): string {
+  if (choices === undefined) return 'Pick one row or the total for a threshold suggested from its recent values.';
+  if ('loading' in choices) return ':hourglass_flowing_sand: Reading the answer’s rows and recent values…';
+  if ('error' in choices)
+    return `:warning: The rows and recent values could not be read (${choices.error.slice(0, 200)}); the rules above still work.`;
+  if (choices.suggestion)
+    return `Suggested thresholds: the highest and lowest daily values of the ${choices.suggestion.days} days before the answer’s day.`;
+  return choices.note ?? '';
 }
 
 interface ElementState {
@@ -164,7 +232,8 @@ export function parseWatchMetadata(raw: string | undefined): WatchModalMetadata 
 }
 
 /**
- * The form's verdict: errors by block, or the rule (a report file's `alerts` entry) and its name.
+ * The form's verdict: errors by block, or the rule (a report file's `alerts` entry), its name, and
+ * the row it watches when one row was picked (its entity key: the caller narrows the query to it).
  *
  * @example validateWatchForm(form, { metrics: ['installsCpi'], taken: () => false, timezone: 'UTC' })
  * // { ok: true, name: 'cpi', rule: { id: 'cpi', metric: 'installsCpi', on: 'entity', anomaly: {…}, check: { cron: '0 9 * * *', timezone: 'UTC' } } }
@@ -172,21 +241,37 @@ export function parseWatchMetadata(raw: string | undefined): WatchModalMetadata 
 export function validateWatchForm(
   form: WatchForm,
   context: { metrics: readonly string[]; taken: (name: string) => boolean; timezone: string },
-): { ok: true; name: string; rule: Record<string, unknown> } | { ok: false; errors: Record<string, string> } {
+):
+  | { ok: true; name: string; rule: Record<string, unknown>; row?: string }
+  | { ok: false; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   if (!NAME.test(form.name) || form.name.length > MAX_NAME)
     errors[WATCH_BLOCKS.name] = 'Use lowercase letters, digits and dashes, like cpi-by-country.';
   else if (context.taken(form.name))
     errors[WATCH_BLOCKS.name] = `A watch named ${form.name} exists; pick another name.`;
   if (!context.metrics.includes(form.metric)) errors[WATCH_BLOCKS.metric] = 'Pick one of the answer’s metrics.';
-  const threshold = Number(form.threshold);
-  const needsThreshold = form.rule === 'above' || form.rule === 'below';
-  if (needsThreshold && (form.threshold === '' || !Number.isFinite(threshold)))
-    errors[WATCH_BLOCKS.threshold] = `Give the value the metric must go ${form.rule}.`;
+  const row = form.on.startsWith(ROW_PREFIX) ? form.on.slice(ROW_PREFIX.length) : undefined;
+  if (row !== undefined && !/^[^=|]+=[^|]*(\|[^=|]+=[^|]*)*$/.test(row))
+    errors[WATCH_BLOCKS.on] = 'Pick each row, the total, or one row of the answer.';
+  else if (row === undefined && form.on !== 'entity' && form.on !== 'total')
+    errors[WATCH_BLOCKS.on] = 'Pick each row, the total, or one row of the answer.';
+  let condition: Record<string, unknown> | undefined;
+  const suggested = SUGGESTED.exec(form.rule);
+  if (suggested) {
+    // The suggestion was computed for one metric and row: picking another since makes it stale.
+    if (suggested[3] !== suggestionTag(form.metric, form.on))
+      errors[WATCH_BLOCKS.rule] = 'That suggestion was for another metric or row; pick the rule again.';
+    else condition = { [suggested[1] as string]: Number(suggested[2]) };
+  } else if (form.rule === 'above' || form.rule === 'below') {
+    const threshold = Number(form.threshold);
+    if (form.threshold === '' || !Number.isFinite(threshold))
+      errors[WATCH_BLOCKS.threshold] = `Give the value the metric must go ${form.rule}.`;
+    else condition = { [form.rule]: threshold };
+  } else if (form.rule === 'anomaly') condition = { anomaly: { baseline: 'same_weekday', weeks: 4 } };
+  else errors[WATCH_BLOCKS.rule] = 'Pick a rule.';
   const time = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(form.time);
   if (!time) errors[WATCH_BLOCKS.time] = 'Pick a time.';
-  if (Object.keys(errors).length > 0 || !time) return { ok: false, errors };
-  const condition = needsThreshold ? { [form.rule]: threshold } : { anomaly: { baseline: 'same_weekday', weeks: 4 } };
+  if (Object.keys(errors).length > 0 || !time || !condition) return { ok: false, errors };
   return {
     ok: true,
     name: form.name,
@@ -197,5 +282,6 @@ export function validateWatchForm(
       ...condition,
       check: { cron: `${Number(time[2])} ${Number(time[1])} * * *`, timezone: context.timezone },
     },
+    ...(row !== undefined ? { row } : {}),
   };
 }

@@ -54,6 +54,7 @@ export class BotHarness {
   private counter = 0;
   private concurrency: number | undefined;
   private clock: (() => Date) | undefined;
+  private schedulerOptions: { maxWakeMs?: number } | undefined;
   private receiverThread: URL | false = false;
   private charts: ChartProcessRenderer | undefined;
   private extraEnv: Record<string, string | undefined> = {};
@@ -75,6 +76,8 @@ export class BotHarness {
        * `() => new Date(Date.now() + offset)`, keeps real timers and moves the calendar.
        */
       clock?: () => Date;
+      /** The scheduler's longest sleep between wake-ups (default 30 s): shorter sees a new watch or a moved clock sooner. */
+      scheduler?: { maxWakeMs?: number };
       concurrency?: number;
       /** Receive Slack in a worker thread running this compiled entry (default: the bot's own thread). */
       receiverThread?: URL | false;
@@ -88,6 +91,7 @@ export class BotHarness {
   ): Promise<this> {
     this.concurrency = options.concurrency;
     this.clock = options.clock;
+    this.schedulerOptions = options.scheduler;
     this.receiverThread = options.receiverThread ?? false;
     if (options.chartProcess) this.charts = new ChartProcessRenderer(chartProcessEntry());
     this.extraEnv = options.env ?? {};
@@ -135,6 +139,7 @@ export class BotHarness {
       workDir,
       ...own,
       ...(this.clock ? { clock: this.clock } : {}),
+      ...(this.schedulerOptions ? { scheduler: this.schedulerOptions } : {}),
       slackRetry: { retries: 3, minTimeout: 50, maxTimeout: 200, maxRetryTime: 20_000 },
       // Slack's per-minute limits per second, so tests that post hundreds of messages take seconds.
       slackRateLimits: this.slackRateLimits,
@@ -200,7 +205,7 @@ export class BotHarness {
   async click(
     actionId: string,
     value: unknown,
-    options: { messageTs?: string; threadTs?: string; channel?: string; user?: string } = {},
+    options: { messageTs?: string; threadTs?: string; channel?: string; user?: string; home?: boolean } = {},
   ) {
     const hook = `act-${++this.counter}`;
     const body = blockActionBody({
@@ -211,6 +216,7 @@ export class BotHarness {
       ...(options.threadTs ? { threadTs: options.threadTs } : {}),
       ...(options.channel ? { channelId: options.channel } : {}),
       ...(options.user ? { userId: options.user } : {}),
+      ...(options.home ? { home: true } : {}),
     });
     const response = await postSigned(this.eventsUrl, body, { signingSecret: SIGNING_SECRET });
     return { response, hook: `/hooks/${hook}` };

@@ -74,6 +74,8 @@ export interface BlockAction {
   /** The clicked message is a reply in this thread. */
   threadTs?: string;
   responseUrl: string;
+  /** Clicked in App Home: Slack sends the home view instead of a message, and no response_url. */
+  home?: boolean;
 }
 
 /** The form body of a block_actions payload (a button click). */
@@ -83,6 +85,27 @@ export function blockActionBody(action: BlockAction): string {
 
 /** The block_actions payload of a button click, as Slack sends it (Socket Mode carries it as is). */
 export function blockActionPayload(action: BlockAction): Record<string, unknown> {
+  if (action.home) {
+    return {
+      type: 'block_actions',
+      team: { id: 'T_TEST', domain: 'test' },
+      user: { id: action.userId ?? 'U_ALICE', username: 'alice', team_id: 'T_TEST' },
+      api_app_id: 'A_PIVOT',
+      token: 'deprecated-verification-token',
+      container: { type: 'view', view_id: 'V1' },
+      trigger_id: `trigger-${Math.random().toString(36).slice(2)}`,
+      view: { id: 'V1', type: 'home', hash: 'h1', callback_id: '', private_metadata: '', state: { values: {} } },
+      actions: [
+        {
+          action_id: action.actionId,
+          block_id: 'b',
+          type: 'button',
+          value: action.value,
+          action_ts: String(Date.now() / 1000),
+        },
+      ],
+    };
+  }
   return {
     type: 'block_actions',
     team: { id: 'T_TEST', domain: 'test' },

@@ -10,6 +10,8 @@ export const ACTION_IDS = {
   scheduleThis: 'pivot_schedule_this',
   /** "Watch this" on an ad-hoc result: opens the modal that saves an alert rule on its query. */
   watchThis: 'pivot_watch_this',
+  /** "Remove" beside a watch in `/pivot alerts` and App Home (admins; Slack's confirm dialog first). */
+  unwatch: 'pivot_unwatch',
   /** "Explain" on an answer with a comparison: why it moved, posted in its thread. */
   explain: 'pivot_explain',
   alertAck: 'alert_ack',
@@ -28,8 +30,8 @@ export const SNOOZE_ACTIONS = [
 /** Every alert button: `alert_ack`, `alert_snooze`, `alert_snooze_1h` … (the value says which incident and how long). */
 export const ALERT_ACTION_PATTERN = /^alert_(ack|snooze(_\d+h)?)$/;
 export const RANGE_ACTION_PATTERN = /^pivot_range_/;
-/** The inputs of pivotbot's modals (`dispatch_action`): `pivot_qm_metrics`, … */
-export const MODAL_ACTION_PATTERN = /^pivot_qm_/;
+/** The inputs of pivotbot's modals (`dispatch_action`): the query builder's `pivot_qm_metrics`, …, Watch this's `pivot_wm_on`, … */
+export const MODAL_ACTION_PATTERN = /^pivot_(qm|wm)_/;
 /** The ranges offered as buttons, with their labels. */
 export const RANGE_BUTTONS = [
   ['yesterday', 'Yesterday'],

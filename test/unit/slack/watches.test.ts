@@ -1,5 +1,6 @@
 import { listAlertSchedules, listSchedules } from '../../../src/scheduler/index.js';
 import { savedQueryYaml, withSavedQueryReports } from '../../../src/slack/index.js';
+import { suggestionTag, validateWatchForm, watchModalView } from '../../../src/slack/watchModal.js';
 import type { Subscription } from '../../../src/store/index.js';
 
 const now = new Date('2026-03-10T12:00:00Z');
@@ -47,5 +48,91 @@ describe('watches ("Watch this") as reports', () => {
     expect(yaml).toContain('alerts:');
     expect(yaml).toContain('baseline: same_weekday');
     expect(yaml).toContain('- C0GENERAL1');
+  });
+});
+
+describe('the Watch this form', () => {
+  const form = {
+    name: 'br-spend',
+    metric: 'spend',
+    on: 'row:countryCode=BR',
+    rule: 'anomaly',
+    threshold: '',
+    time: '07:45',
+  };
+  const context = { metrics: ['spend', 'installs'], taken: () => false, timezone: 'Europe/Berlin' };
+
+  it('a suggested threshold becomes the rule, for the row picked; the caller narrows the query to that row', () => {
+    const rule = `suggest-below:402.1:${suggestionTag('spend', 'row:countryCode=BR')}`;
+    expect(validateWatchForm({ ...form, rule }, context)).toEqual({
+      ok: true,
+      name: 'br-spend',
+      row: 'countryCode=BR',
+      rule: {
+        id: 'br-spend',
+        metric: 'spend',
+        on: 'entity',
+        below: 402.1,
+        check: { cron: '45 7 * * *', timezone: 'Europe/Berlin' },
+      },
+    });
+  });
+
+  it('a suggestion computed for another metric or row is refused under the rule', () => {
+    const rule = `suggest-above:812.4:${suggestionTag('spend', 'total')}`;
+    expect(validateWatchForm({ ...form, rule }, context)).toEqual({
+      ok: false,
+      errors: { watch_rule: 'That suggestion was for another metric or row; pick the rule again.' },
+    });
+  });
+
+  it.each([
+    ['the total', 'total', 'total', undefined],
+    ['each row', 'entity', 'entity', undefined],
+    ['a row of two dimensions', 'row:countryCode=BR|source=6', 'entity', 'countryCode=BR|source=6'],
+  ])('watching %s', (_name, on, expected, row) => {
+    const verdict = validateWatchForm({ ...form, on }, context);
+    if (!verdict.ok) throw new Error(JSON.stringify(verdict.errors));
+    expect(verdict.rule.on).toBe(expected);
+    expect(verdict.row).toBe(row);
+  });
+
+  it('a row value that is not dimension=value pairs, or an unknown rule, is refused', () => {
+    expect(validateWatchForm({ ...form, on: 'row:nonsense' }, context)).toMatchObject({
+      ok: false,
+      errors: { watch_on: expect.stringContaining('one row') },
+    });
+    expect(validateWatchForm({ ...form, rule: 'between' }, context)).toMatchObject({
+      ok: false,
+      errors: { watch_rule: 'Pick a rule.' },
+    });
+  });
+
+  it('the modal offers the rows and, for one row, the suggested thresholds with what they are', () => {
+    const view = watchModalView({
+      query: 'spend by country yesterday',
+      channel: 'C1',
+      metrics: ['spend'],
+      byEntity: true,
+      timezone: 'UTC',
+      selected: { metric: 'spend', on: 'row:countryCode=BR' },
+      choices: {
+        rows: [
+          { key: 'countryCode=US', label: 'Country US' },
+          { key: 'countryCode=BR', label: 'Country BR' },
+        ],
+        suggestion: { above: 812.4, below: 402.1, days: 14 },
+      },
+    });
+    const text = JSON.stringify(view);
+    expect(text).toContain('"text":"Only Country BR"},"value":"row:countryCode=BR"');
+    expect(text).toContain(`"value":"suggest-below:402.1:${suggestionTag('spend', 'row:countryCode=BR')}"`);
+    expect(text).toContain('Below 402.1, the lowest of the 14 days before');
+    expect(text).toContain('the highest and lowest daily values of the 14 days before the answer’s day');
+    // The row picked stays picked in the redraw.
+    const on = (view.blocks as Array<{ block_id?: string; element?: { initial_option?: { value: string } } }>).find(
+      (b) => b.block_id === 'watch_on',
+    );
+    expect(on?.element?.initial_option?.value).toBe('row:countryCode=BR');
   });
 });
