@@ -3,10 +3,10 @@
  * reports keep running), and command-to-result time of a typical ad-hoc query, on the `medium`
  * sandbox. With `--modal`, query-builder round trips (a field changed → block_actions → the bot's
  * views.update arriving at Slack) are timed during that same load, which then lasts until they are
- * done. With `--events`, follow-ups in threads: the same burst runs twice, first as commands only,
+ * done. With `--events`, follow-ups in threads: the same burst runs three times, as commands only,
  * then with a fifth of it arriving as thread replies under the bot's answers and another fifth as
- * mentions (`event_callback`s), for the two ack figures side by side; each reply is timed from
- * its event being sent to the refined answer reaching Slack. Four processes, as in production: the
+ * mentions (`event_callback`s), then as commands only again, for the ack figures side by side;
+ * each reply is timed from its event being sent to the refined answer reaching Slack. Four processes, as in production: the
  * sandbox (`pivotbot sandbox`), the bot (`botProcess.js`), Slack (`slackProcess.js`, the test
  * server), and this one, which plays the users.
  */
@@ -437,20 +437,19 @@ export async function run(args: readonly string[]): Promise<void> {
     const all = (acks: Record<Kind, number[]>) => [...acks.command, ...acks.reply, ...acks.mention];
     /** Posts of the burst's commands at Slack so far. */
     const commandPosts = () => waitForPosts('U0BENCH01', -1, 0).catch(() => 0);
-    /** Waits (at most 2 min) until a burst's command queries are posted; the seconds it took, or undefined. */
-    const drain = async (before: number, queries: number) => {
-      const start = performance.now();
-      const done = await waitForPosts('U0BENCH01', before + queries - 1, 120_000).catch(() => undefined);
-      return done === undefined ? undefined : (performance.now() - start) / 1000;
-    };
+    /** Waits (at most 2 min) until a burst's command queries are posted; whether they were. */
+    const drain = async (before: number, queries: number) =>
+      (await waitForPosts('U0BENCH01', before + queries - 1, 120_000).catch(() => undefined)) !== undefined;
     /** A burst measured with the bot's event-loop delay, then drained, so the next one does not queue behind it. */
     const phase = async (kindOf: (query: number) => Kind) => {
       const before = await commandPosts();
       botProcess.child.send('reset');
       const result = await burst(kindOf);
       const loop = await loopDelayOfBot();
+      // The seconds from the burst's last ack until all its runs were posted (answers to events included).
+      const end = performance.now();
       const trips = await Promise.all(result.trips);
-      const drained = await drain(before, result.commandQueries);
+      const drained = (await drain(before, result.commandQueries)) ? (performance.now() - end) / 1000 : undefined;
       return { ...result, loop, trips, drained };
     };
 
