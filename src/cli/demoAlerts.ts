@@ -25,7 +25,9 @@ import {
   type ChartImage,
   type ChartRenderer,
   chartLimits,
+  type PacingChartDay,
   type PreviewEntry,
+  pacingChartSpec,
   type SlackMessage,
 } from '../render/index.js';
 import type { ReportingClient } from '../reporting/index.js';
@@ -98,6 +100,7 @@ export async function demoAlerts(
             deps,
             out,
             result.trendShape,
+            result.pacingPath,
           );
           out.entries.push(threadEntry(id, t, ctx, chart));
         }
@@ -135,17 +138,29 @@ async function drawChart(
   deps: { outDir: string; renderer: ChartRenderer; logger: Logger },
   out: DemoAlertsResult,
   shape?: TrendShape,
+  pacingPath?: readonly PacingChartDay[],
 ): Promise<ChartImage | undefined> {
   const input = alertMessageInput(t.incident, ctx, t);
   if (input.metric.unit === 'text' || input.metric.unit === 'time') return undefined;
-  const spec = alertChartSpec({
-    title: input.ruleName,
-    metric: { ...input.metric, unit: input.metric.unit },
-    points,
-    ...(input.condition.kind === 'anomaly' ? chartLimits(input.condition) : trendLimits(input.condition, shape)),
-    entity: input.entity ?? 'Total',
-    timezone: ctx.timezone,
-  });
+  // As the bot draws them: a pacing incident's chart is the month it judged.
+  const spec =
+    input.condition.kind === 'pacing'
+      ? pacingPath &&
+        pacingChartSpec({
+          title: input.ruleName,
+          label: input.metric.label,
+          days: pacingPath,
+          condition: input.condition,
+          timezone: ctx.timezone,
+        })
+      : alertChartSpec({
+          title: input.ruleName,
+          metric: { ...input.metric, unit: input.metric.unit },
+          points,
+          ...(input.condition.kind === 'anomaly' ? chartLimits(input.condition) : trendLimits(input.condition, shape)),
+          entity: input.entity ?? 'Total',
+          timezone: ctx.timezone,
+        });
   if (!spec) return undefined;
   try {
     await writeFile(join(deps.outDir, name), await deps.renderer.render(spec));
