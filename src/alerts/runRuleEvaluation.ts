@@ -12,6 +12,8 @@ import {
   buildView,
   type MonthPacing,
   monthPacing,
+  monthPacingPath,
+  type PacingDay,
   pacingPlan,
   pacingRequest,
   type ReportDefinition,
@@ -83,6 +85,11 @@ export interface RuleEvaluationResult {
   trendShape?: TrendShape;
   /** Pacing rules: the month's forecast against its plan, when the month has a plan. */
   pacing?: MonthPacing;
+  /**
+   * Pacing rules: every day of the month for the incident's chart (`pacingPath`): the spend so far,
+   * the forecast's path to the month's end (its last point the value judged), the plan pro rata.
+   */
+  pacingPath?: PacingDay[];
 }
 
 /**
@@ -117,7 +124,9 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
     generatedAt: now,
   });
   const baselines = (history as PivotResponse[]).map(rows);
-  const pacing = rule.pacing ? await fetchPacing(input) : undefined;
+  const fetched = rule.pacing ? await fetchPacing(input) : undefined;
+  const pacing = fetched?.pacing;
+  const pacingPath = fetched?.path;
   const evaluation = evaluateRule({
     reportId: report.id,
     rule,
@@ -130,7 +139,7 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
     channel: input.channel,
   });
   const trend: Pick<RuleEvaluationResult, 'trend' | 'trendError' | 'trendShape'> = {};
-  // Anomaly charts draw their baselines; a pacing incident's parent states its numbers, no chart.
+  // Anomaly charts draw their baselines, pacing charts the month (`pacingPath`): no trend for them.
   const opened = evaluation.transitions.some(
     (t) => t.kind === 'open' && t.condition.kind !== 'anomaly' && t.condition.kind !== 'pacing',
   );
@@ -157,6 +166,7 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
     view,
     ...trend,
     ...(pacing ? { pacing } : {}),
+    ...(pacingPath ? { pacingPath } : {}),
     rangeLabel: requests.compiled.range.label,
     timezone: requests.compiled.timezone,
     ...(requests.history
@@ -176,14 +186,17 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
   };
 }
 
-/** The month's pacing for a pacing rule: one request of spend by day, when the month has a plan. */
-async function fetchPacing(input: RuleEvaluationInput): Promise<MonthPacing | undefined> {
+/** The month's pacing for a pacing rule and its chart's days: one request of spend by day, when the month has a plan. */
+async function fetchPacing(input: RuleEvaluationInput): Promise<{ pacing?: MonthPacing; path?: PacingDay[] }> {
   const zone = input.defaultTimeZone !== undefined ? { defaultTimeZone: input.defaultTimeZone } : {};
   const plan = pacingPlan(input.report.definition, { now: input.now, ...zone });
-  if (plan === undefined) return undefined;
+  if (plan === undefined) return {};
   const request = pacingRequest(input.report.definition, plan, { now: input.now, ...zone });
-  if (request === undefined) return undefined;
-  return monthPacing((await input.pivot(request)).rows, plan);
+  if (request === undefined) return {};
+  const { rows } = await input.pivot(request);
+  const pacing = monthPacing(rows, plan);
+  const path = monthPacingPath(rows, plan);
+  return { ...(pacing ? { pacing } : {}), ...(path ? { path } : {}) };
 }
 
 function baselineOf(

@@ -18,14 +18,16 @@ import {
 } from '../alerts/index.js';
 import { type Logger, toError } from '../core/index.js';
 import {
-  type AlertMessageInput,
+  type AlertCondition,
   alertChartSpec,
   alertParentMessage,
   alertReplyMessage,
   type ChartImage,
   type ChartRenderer,
   chartLimits,
+  type PacingChartDay,
   type PreviewEntry,
+  pacingChartSpec,
   type SlackMessage,
 } from '../render/index.js';
 import type { ReportingClient } from '../reporting/index.js';
@@ -98,6 +100,7 @@ export async function demoAlerts(
             deps,
             out,
             result.trendShape,
+            result.pacingPath,
           );
           out.entries.push(threadEntry(id, t, ctx, chart));
         }
@@ -135,17 +138,29 @@ async function drawChart(
   deps: { outDir: string; renderer: ChartRenderer; logger: Logger },
   out: DemoAlertsResult,
   shape?: TrendShape,
+  pacingPath?: readonly PacingChartDay[],
 ): Promise<ChartImage | undefined> {
   const input = alertMessageInput(t.incident, ctx, t);
   if (input.metric.unit === 'text' || input.metric.unit === 'time') return undefined;
-  const spec = alertChartSpec({
-    title: input.ruleName,
-    metric: { ...input.metric, unit: input.metric.unit },
-    points,
-    ...(input.condition.kind === 'anomaly' ? chartLimits(input.condition) : trendLimits(input.condition, shape)),
-    entity: input.entity ?? 'Total',
-    timezone: ctx.timezone,
-  });
+  // As the bot draws them: a pacing incident's chart is the month it judged.
+  const spec =
+    input.condition.kind === 'pacing'
+      ? pacingPath &&
+        pacingChartSpec({
+          title: input.ruleName,
+          label: input.metric.label,
+          days: pacingPath,
+          condition: input.condition,
+          timezone: ctx.timezone,
+        })
+      : alertChartSpec({
+          title: input.ruleName,
+          metric: { ...input.metric, unit: input.metric.unit },
+          points,
+          ...(input.condition.kind === 'anomaly' ? chartLimits(input.condition) : trendLimits(input.condition, shape)),
+          entity: input.entity ?? 'Total',
+          timezone: ctx.timezone,
+        });
   if (!spec) return undefined;
   try {
     await writeFile(join(deps.outDir, name), await deps.renderer.render(spec));
@@ -164,10 +179,15 @@ function threadEntry(id: string, t: AlertTransition, ctx: MessageContext, chart:
   const remindAt = new Date(ctx.now.getTime() + (ctx.rule.renotify ? durationMs(ctx.rule.renotify) : 6 * 3_600_000));
   const reminder = alertReplyMessage({ ...opened, now: remindAt.toISOString(), previousValue: t.value }, 'reminder');
   const resolvedAt = new Date(ctx.now.getTime() + 86_400_000).toISOString();
-  const back = recoveredValue(opened);
-  // A pacing resolution states the forecast it recovered to: the plan itself.
+  const back = recoveredValue(opened.condition, opened.value);
+  // A pacing resolution states the forecast it recovered to: the plan itself; a compound one the
+  // condition that stopped holding.
   const condition =
-    opened.condition.kind === 'pacing' ? { ...opened.condition, forecast: back, share: 1 } : opened.condition;
+    opened.condition.kind === 'pacing'
+      ? { ...opened.condition, forecast: back, share: 1 }
+      : opened.condition.kind === 'compound'
+        ? recoveredParts(opened.condition)
+        : opened.condition;
   const resolved = alertReplyMessage({ ...opened, value: back, condition, resolvedAt, now: resolvedAt }, 'resolved');
   return {
     id: `${id}--${entitySlug(t.entityKey)}`,
@@ -179,15 +199,32 @@ function threadEntry(id: string, t: AlertTransition, ctx: MessageContext, chart:
   };
 }
 
-/** A value back on the safe side, for the simulated resolution: the usual value, or the recovery threshold. */
-function recoveredValue(input: AlertMessageInput): number {
-  const c = input.condition;
+/**
+ * A value back on the safe side, for the simulated resolution: the usual value, the recovery
+ * threshold, one past an `equals` target.
+ */
+function recoveredValue(c: AlertCondition, value: number | null | undefined): number {
   if (c.kind === 'anomaly') return c.median;
   if (c.kind === 'above') return (c.recovery ?? c.threshold) * 0.9;
   if (c.kind === 'below') return (c.recovery ?? c.threshold) * 1.1;
-  if (c.kind === 'change') return c.comparisonValue ?? input.value ?? 0;
+  if (c.kind === 'equals') return c.target + 1;
+  if (c.kind === 'change') return c.comparisonValue ?? value ?? 0;
   if (c.kind === 'pacing') return c.plan;
-  return input.value ?? 0;
+  return value ?? 0;
+}
+
+/**
+ * A compound condition that stopped holding, for the simulated resolution: its last condition back
+ * on the safe side (`all` resolves when one stops), or every condition (`any` needs them all to).
+ */
+function recoveredParts(c: Extract<AlertCondition, { kind: 'compound' }>): AlertCondition {
+  const last = c.parts.length - 1;
+  return {
+    ...c,
+    parts: c.parts.map((p, i) =>
+      c.mode === 'any' || i === last ? { ...p, value: recoveredValue(p.condition, p.value), breach: false } : p,
+    ),
+  };
 }
 
 function simulated(message: SlackMessage): SlackMessage {

@@ -21,6 +21,7 @@ import {
 } from '../render/index.js';
 import type { ReportingClient } from '../reporting/index.js';
 import { formatReportProblem, type LoadedReport, loadReports, type ReportView, runReport } from '../reports/index.js';
+import type { PlantInput } from '../sandbox/index.js';
 import { demoAlerts } from './demoAlerts.js';
 import { clientFor } from './openReporting.js';
 import { writeDigestFiles } from './writeDigestFiles.js';
@@ -56,6 +57,15 @@ export interface DemoResult {
 }
 
 const file = (name: string): PreviewFile => ({ name, href: encodeURI(name) });
+
+/**
+ * The causes the demo plants in its sandbox, besides the generated data's three anomalies: the top
+ * publisher app (by spend) brings no install yesterday while its spend goes on, so the shipped
+ * compound rule `bundle-spend-without-installs` (site-bundle-quality) opens its incident.
+ */
+export const DEMO_PLANTS: readonly PlantInput[] = [
+  { where: { siteBundle: 'com.pub0.app' }, metric: 'installs', factor: 0, days: 'yesterday' },
+];
 
 /** Runs one report and renders its digest; writes `<id>.png`, `<id>.message.json` (and the CSV). */
 async function runOne(
@@ -206,7 +216,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   }));
   const { startSandbox } = await import('../sandbox/index.js');
   progress('starting the sandbox…');
-  const sandbox = await startSandbox({ port: 0, scale: 'small', now, logger });
+  const sandbox = await startSandbox({ port: 0, scale: 'small', now, logger, plants: DEMO_PLANTS });
   const results: DemoReportResult[] = [];
   const entries: PreviewEntry[] = [];
   let alerts: Awaited<ReturnType<typeof demoAlerts>> = { entries: [], evaluated: 0, opened: 0, failed: [], files: [] };

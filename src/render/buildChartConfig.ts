@@ -83,6 +83,7 @@ export function buildChartConfig(view: ReportView, chart: ViewChart | undefined 
         data: seriesValues(groups, keys, metric, view.columns),
         unit: metric.unit,
         colour: seriesColour(i),
+        ...(chart.dashed?.includes(metric.key) ? { dashed: true } : {}),
       });
     });
     // Pale comparison bars beside several series would make four bars per category: lines only then.

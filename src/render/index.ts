@@ -103,6 +103,14 @@ export {
 } from './format.js';
 export { type PreviewEntry, type PreviewFile, type PreviewPage, renderHtmlPreview } from './htmlPreview.js';
 export { escapeHtml, mrkdwnToHtml } from './mrkdwnToHtml.js';
+export {
+  type PacingChartDay,
+  type PacingChartInput,
+  pacingChartAlt,
+  pacingChartSpec,
+  pacingChartView,
+  pacingLimit,
+} from './pacingChart.js';
 export { PALETTE, seriesColour } from './palette.js';
 export {
   blockCharacters,

@@ -46,12 +46,70 @@ const weekdayOf = (day: number): number => new Date(day * DAY_MS).getUTCDay();
  * @example forecastMonthEnd(days, '2026-11-11') // { spent: 41_200, daysElapsed: 10, forecast: 117_600, method: 'weekday', … }
  */
 export function forecastMonthEnd(days: readonly DayValue[], today: string): MonthForecast | undefined {
+  const run = runRate(days, today);
+  if (run === undefined) return undefined;
+  let leftWeight = 0;
+  for (let day = run.now; day <= run.last; day++) leftWeight += run.w(day);
+  return {
+    month: run.month,
+    spent: run.spent,
+    daysElapsed: run.now - run.first,
+    daysInMonth: run.last - run.first + 1,
+    forecast: run.spent + run.rate * leftWeight,
+    method: run.shaped ? 'weekday' : 'flat',
+    weights: run.weights,
+  };
+}
+
+/** One day of the month as the pacing chart draws it: all three values are at the day's end. */
+export interface PacingDay {
+  /** `YYYY-MM-DD`, local to the report's zone. */
+  date: string;
+  /** The spend of the month through this day; null for the days not yet complete. */
+  spent: number | null;
+  /** The forecast's path: from the last complete day (where it equals `spent`) to the month's end (the forecast); null before. */
+  forecast: number | null;
+  /** The plan pro rata: plan × this day's number ÷ the days in the month. */
+  plan: number;
+}
+
+/**
+ * Every day of the month holding `today`, for the pacing chart: the month-to-date spend by day,
+ * then the forecast's path (the same run rate and weekday weights as `forecastMonthEnd`, so its
+ * last point is the forecast), and the plan pro rata. Undefined on the 1st.
+ *
+ * @example pacingPath(days, '2026-11-11', 42_000)?.at(-1) // { date: '2026-11-30', spent: null, forecast: 41_300, plan: 42_000 }
+ */
+export function pacingPath(days: readonly DayValue[], today: string, plan: number): PacingDay[] | undefined {
+  const run = runRate(days, today);
+  if (run === undefined) return undefined;
+  const daysInMonth = run.last - run.first + 1;
+  const out: PacingDay[] = [];
+  let spent = 0;
+  let ahead = run.spent;
+  for (let day = run.first; day <= run.last; day++) {
+    const n = day - run.first + 1;
+    const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    const complete = day < run.now;
+    if (complete) spent += run.byDay.get(day) ?? 0;
+    else ahead += run.rate * run.w(day);
+    out.push({
+      date,
+      spent: complete ? spent : null,
+      forecast: day >= run.now - 1 ? (complete ? spent : ahead) : null,
+      plan: (plan * n) / daysInMonth,
+    });
+  }
+  return out;
+}
+
+/** The month's run rate as of `today`: what the forecast and its path share. */
+function runRate(days: readonly DayValue[], today: string) {
   const now = epochDay(today);
   const month = today.slice(0, 7);
   const first = epochDay(`${month}-01`);
   const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-  const daysInMonth = new Date(Date.UTC(year, monthNumber, 0)).getUTCDate();
-  const last = first + daysInMonth - 1;
+  const last = first + new Date(Date.UTC(year, monthNumber, 0)).getUTCDate() - 1;
   if (now <= first) return undefined;
   const byDay = new Map<number, number>();
   for (const d of days) byDay.set(epochDay(d.date), (byDay.get(epochDay(d.date)) ?? 0) + d.value);
@@ -64,18 +122,8 @@ export function forecastMonthEnd(days: readonly DayValue[], today: string): Mont
     spent += byDay.get(day) ?? 0;
     elapsedWeight += w(day);
   }
-  let leftWeight = 0;
-  for (let day = now; day <= last; day++) leftWeight += w(day);
   const rate = elapsedWeight > 0 ? spent / elapsedWeight : 0;
-  return {
-    month,
-    spent,
-    daysElapsed: now - first,
-    daysInMonth,
-    forecast: spent + rate * leftWeight,
-    method: shaped ? 'weekday' : 'flat',
-    weights,
-  };
+  return { month, first, last, now, byDay, shaped, weights, w, spent, rate };
 }
 
 function weekdayWeights(byDay: ReadonlyMap<number, number>, now: number): number[] | undefined {

@@ -19,7 +19,15 @@ export { type CompiledReport, type CompileOptions, compileReport } from './compi
 export { atToCron, type CronExpression, CronSyntaxError, parseCron } from './cronExpression.js';
 export { describeColumn, humanize, totalsFromRows } from './describeColumns.js';
 export { findReport } from './findReport.js';
-export { type DayValue, forecastMonthEnd, type MonthForecast, pacingShare, WEIGHT_DAYS } from './forecastSpend.js';
+export {
+  type DayValue,
+  forecastMonthEnd,
+  type MonthForecast,
+  type PacingDay,
+  pacingPath,
+  pacingShare,
+  WEIGHT_DAYS,
+} from './forecastSpend.js';
 export { formatCell, formatViewTable } from './formatViewTable.js';
 export {
   formatReportProblem,
@@ -28,7 +36,14 @@ export {
   loadReports,
   type ReportProblem,
 } from './loadReports.js';
-export { type MonthPacing, monthPacing, type PacingPlan, pacingPlan, pacingRequest } from './monthPacing.js';
+export {
+  type MonthPacing,
+  monthPacing,
+  monthPacingPath,
+  type PacingPlan,
+  pacingPlan,
+  pacingRequest,
+} from './monthPacing.js';
 export { outputKeys, resolveKey } from './outputKeys.js';
 export { type ParseOptions, parseReportText, pathText } from './parseReport.js';
 export { parseCsvRows, readCsvRows } from './readCsvRows.js';

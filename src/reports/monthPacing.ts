@@ -7,7 +7,15 @@
 import type { PivotRequest, PivotRow } from '../reporting/index.js';
 import { planFor } from './budgetSchema.js';
 import { compileReport } from './compileReport.js';
-import { type DayValue, forecastMonthEnd, type MonthForecast, pacingShare, WEIGHT_DAYS } from './forecastSpend.js';
+import {
+  type DayValue,
+  forecastMonthEnd,
+  type MonthForecast,
+  type PacingDay,
+  pacingPath,
+  pacingShare,
+  WEIGHT_DAYS,
+} from './forecastSpend.js';
 import type { ReportDefinition } from './schema.js';
 import { canonicalTimeZone, wallClock } from './zonedTime.js';
 
@@ -88,6 +96,22 @@ export function pacingRequest(
  * @example monthPacing(rows, plan) // { spent: 41_200, forecast: 117_600, plan: 120_000, share: 0.98, daysElapsed: 10, … }
  */
 export function monthPacing(rows: readonly PivotRow[], plan: PacingPlan): MonthPacing | undefined {
+  const forecast = forecastMonthEnd(dayValues(rows), plan.today);
+  if (forecast === undefined) return undefined;
+  return { ...forecast, plan: plan.plan, share: pacingShare(forecast, plan.plan) };
+}
+
+/**
+ * The month's days for the pacing chart (`pacingPath`) from the rows of `pacingRequest`: spend so
+ * far, the forecast's path to the month's end, the plan pro rata. Undefined on the month's first day.
+ *
+ * @example monthPacingPath(rows, plan)?.at(-1) // { date: '2026-11-30', spent: null, forecast: 41_300, plan: 42_000 }
+ */
+export function monthPacingPath(rows: readonly PivotRow[], plan: PacingPlan): PacingDay[] | undefined {
+  return pacingPath(dayValues(rows), plan.today, plan.plan);
+}
+
+function dayValues(rows: readonly PivotRow[]): DayValue[] {
   const days: DayValue[] = [];
   for (const row of rows) {
     const date = row.date;
@@ -95,7 +119,5 @@ export function monthPacing(rows: readonly PivotRow[], plan: PacingPlan): MonthP
     if (date === null || date === undefined || !Number.isFinite(value)) continue;
     days.push({ date: String(date).slice(0, 10), value });
   }
-  const forecast = forecastMonthEnd(days, plan.today);
-  if (forecast === undefined) return undefined;
-  return { ...forecast, plan: plan.plan, share: pacingShare(forecast, plan.plan) };
+  return days;
 }

@@ -24,6 +24,8 @@ import {
   alertMetadata,
   alertParentMessage,
   alertReplyMessage,
+  type PacingChartDay,
+  pacingChartView,
 } from '../render/index.js';
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';
@@ -52,6 +54,8 @@ export interface RuleThreads {
   signal?: AbortSignal;
   /** How this evaluation's charts draw the recent values (`trendShape`); without a line, no threshold is drawn. */
   chartShape?: TrendShape;
+  /** A pacing rule's evaluation: the month's days its incident's chart draws (`pacingPath`). */
+  pacingPath?: readonly PacingChartDay[];
 }
 
 /**
@@ -98,6 +102,9 @@ export function ruleRange(
 }
 
 function chartAlt(rule: AlertRule, incident: AlertIncident): string {
+  // Drawn when the incident opened; the incident's figures move on with each evaluation.
+  if (rule.pacing)
+    return "Spend so far this month, its forecast to the month's end and the plan pro rata, with the tolerance's edge";
   return `Recent values of ${ruleMetricKey(rule)} for ${incident.entityLabel ?? incident.entityKey}, with the threshold`;
 }
 
@@ -263,14 +270,25 @@ async function drawChart(
 ): Promise<{ fileId?: string; failed: boolean }> {
   const input = alertMessageInput(incident, messageContext(threads, incident));
   if (input.metric.unit === 'text' || input.metric.unit === 'time') return { failed: false };
-  const view = alertChartView({
-    title: input.ruleName,
-    metric: { ...input.metric, unit: input.metric.unit },
-    points,
-    ...(incident.band ? { band: incident.band } : trendLimits(input.condition, threads.chartShape)),
-    ...(input.entity ? { entity: input.entity } : {}),
-    timezone: threads.timezone,
-  });
+  // A pacing incident's chart is the month it judged: spend so far, the forecast's path, the plan.
+  const view =
+    input.condition.kind === 'pacing'
+      ? threads.pacingPath &&
+        pacingChartView({
+          title: input.ruleName,
+          label: input.metric.label,
+          days: threads.pacingPath,
+          condition: input.condition,
+          timezone: threads.timezone,
+        })
+      : alertChartView({
+          title: input.ruleName,
+          metric: { ...input.metric, unit: input.metric.unit },
+          points,
+          ...(incident.band ? { band: incident.band } : trendLimits(input.condition, threads.chartShape)),
+          ...(input.entity ? { entity: input.entity } : {}),
+          timezone: threads.timezone,
+        });
   if (!view) return { failed: false };
   try {
     const png = await deps.charts.renderView(view);

@@ -79,6 +79,7 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
         trendDays: TREND_DAYS,
       });
       if (result.trendShape) threads.chartShape = result.trendShape;
+      if (result.pacingPath) threads.pacingPath = result.pacingPath;
       if (result.trendError)
         deps.logger.warn({ ...where, err: result.trendError }, 'alert chart values not fetched; the parents say so');
       // The outbox goes in the same write: what the threads are owed survives a crash from here on.
@@ -95,6 +96,9 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
         if (t.kind !== 'open') continue;
         if (t.condition.kind === 'anomaly') {
           chartPoints.set(t.incident.id, result.anomalyPoints?.(t.entityKey, t.value) ?? []);
+        } else if (t.condition.kind === 'pacing') {
+          // Its chart draws the month (`threads.pacingPath`), not recent points.
+          chartPoints.set(t.incident.id, []);
         } else if (result.trendError) chartUnavailable.add(t.incident.id);
         else chartPoints.set(t.incident.id, [...(result.trend?.get(t.entityKey) ?? [])]);
       }

@@ -57,6 +57,8 @@ export interface ViewChart {
   series: readonly string[];
   /** For `stacked_bar`: the dimension key whose values become the stacks. */
   stackBy?: string;
+  /** Series keys drawn dashed (a forecast), as comparison series are. */
+  dashed?: readonly string[];
   /** Dashed threshold lines (alerts use them: a rule's threshold, or both edges of an expected band). */
   thresholds?: ReadonlyArray<{ metric: string; value: number; label: string }>;
   title?: string;

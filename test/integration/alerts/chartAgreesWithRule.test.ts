@@ -2,7 +2,8 @@
  * A breached rule's chart shows the breach, for every rule kind in the example reports: the chart
  * is drawn from the points and lines the bot draws (`runRuleEvaluation`'s trend or anomaly points,
  * `trendLimits` / the band), over the sandbox. Thresholds are set just past the top entity's judged
- * value (90 % of it for `above`), so a chart that drew days against a range total — the bug of
+ * value (90 % of it for `above`; a pacing rule's tolerance 90 % of the month's distance from its
+ * plan), so a chart that drew days against a range total — the bug of
  * issue 24: a 14-day spend total of $1,831 against $500, under daily values of $100–200 — fails.
  */
 import {
@@ -13,6 +14,7 @@ import {
   TREND_DAYS,
   trendLimits,
 } from '../../../src/alerts/index.js';
+import { pacingChartView } from '../../../src/render/index.js';
 import { ReportingClient } from '../../../src/reporting/index.js';
 import { type AlertRule, alertSchema, type LoadedReport, loadReports } from '../../../src/reports/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
@@ -64,12 +66,35 @@ async function breaching(r: LoadedReport, shipped: AlertRule): Promise<AlertRule
     return { ...shipped, consecutive: 1, change: { vs: shipped.change.vs, above: 0.001 } };
   }
   if (shipped.anomaly || shipped.all || shipped.any) return shipped;
+  if (shipped.pacing) {
+    // A tolerance just inside the month's distance from its plan.
+    const probe = await evaluate(r, shipped);
+    const share = probe.pacing?.share as number;
+    return { ...shipped, pacing: { tolerance: Math.abs(share - 1) * 0.9 } };
+  }
   const probe = await evaluate(r, alertSchema.parse({ id: shipped.id, metric: shipped.metric, above: -1 }));
   const values = probe.evaluation.transitions.map((t) => t.value);
   const up = shipped.above !== undefined;
   const edge = up ? Math.max(...values) * 0.9 : Math.min(...values.filter((v) => v > 0)) * 1.1;
   const { above: _a, below: _b, recovery: _r, consecutive: _c, ...rest } = shipped;
   return { ...rest, consecutive: 1, ...(up ? { above: edge } : { below: edge }) };
+}
+
+/** What the bot's chart draws for an opened pacing incident (`pacingChartView`, as `drawChart` does). */
+function pacingChartOf(result: RuleEvaluationResult, t: AlertTransition, rule: AlertRule) {
+  const ctx = { rule, reportId: 'r', reportTitle: 'r', timezone: result.timezone, rangeLabel: '', now: NOW };
+  const condition = alertMessageInput(t.incident, ctx, t).condition;
+  if (condition.kind !== 'pacing') throw new Error(`not a pacing condition: ${condition.kind}`);
+  const view = pacingChartView({
+    title: rule.id,
+    label: 'Spend',
+    days: result.pacingPath ?? [],
+    condition,
+    timezone: result.timezone,
+  });
+  if (!view?.chart) throw new Error('no pacing chart');
+  const series = (key: string) => view.rows.map((row) => row[key] as number | null);
+  return { series, lines: view.chart.thresholds ?? [], drawn: view.chart.series, condition };
 }
 
 /** What the bot's chart draws for an opened incident: its points and its lines. */
@@ -92,6 +117,7 @@ const cases = [
   ['ctv-and-mobile', 'ctv-cpm-high', 'above, a ratio over 7 days'],
   ['weekly-campaign-review', 'campaign-cpi-jump', 'change'],
   ['site-bundle-quality', 'bundle-spend-without-installs', 'all: above and equals, one day'],
+  ['daily-kpi', 'spend-off-plan', 'pacing: the month-end forecast against the plan'],
 ] as const;
 
 describe('an alert chart agrees with its rule', () => {
@@ -105,6 +131,32 @@ describe('an alert chart agrees with its rule', () => {
       const result = await evaluate(r, rule);
       const opened = result.evaluation.transitions.filter((t) => t.kind === 'open');
       expect(opened.length).toBeGreaterThan(0);
+      if (rule.pacing) {
+        // The month judged: spend so far, the forecast's path ending at the judged forecast past the
+        // tolerance's edge (the one line drawn), the plan pro rata ending at the plan.
+        for (const t of opened) {
+          const { series, lines, drawn, condition } = pacingChartOf(result, t, rule);
+          expect(drawn).toEqual(['spent', 'forecast', 'plan']);
+          const spent = series('spent');
+          const forecast = series('forecast');
+          const plan = series('plan');
+          expect(spent).toHaveLength(condition.daysInMonth);
+          const lastSpent = spent.filter((v) => v !== null).at(-1) as number;
+          expect(spent.filter((v) => v !== null)).toHaveLength(condition.daysElapsed);
+          expect(lastSpent).toBeCloseTo(condition.spent, 4);
+          // The forecast's path starts where the spend so far ends.
+          expect(forecast[condition.daysElapsed - 1]).toBeCloseTo(lastSpent, 4);
+          const end = forecast.at(-1) as number;
+          expect(end).toBeCloseTo(t.value, 4);
+          expect(plan.at(-1)).toBeCloseTo(condition.plan, 4);
+          expect(lines).toHaveLength(1);
+          const edge = lines[0]?.value as number;
+          const over = condition.share >= 1;
+          expect(edge).toBeCloseTo(condition.plan * (over ? 1 + condition.tolerance : 1 - condition.tolerance), 4);
+          expect(over ? end > edge : end < edge).toBe(true);
+        }
+        return;
+      }
       if (rule.change) {
         // A change rule's trigger is a percentage of another period: its chart draws no line.
         for (const t of opened) {

@@ -4,7 +4,8 @@
  * triples the US spend of the month so far (a planted cause). The bot, on a clock set to
  * 20 Nov 2026, evaluates each report's pacing rule (`pacing: { tolerance: 10% }`) every two
  * seconds and posts the US digest every three: exactly the US report opens one incident, whose
- * parent says the forecast, the plan and the share, and its digest carries the pacing line.
+ * parent says the forecast, the plan and the share under the month's chart (spend so far, the
+ * forecast's path, the plan pro rata), and its digest carries the pacing line.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -147,6 +148,21 @@ describe('pacing rule and pacing line, end to end', () => {
     expect(open[0]?.pacing?.share).toBeCloseTo(us.share, 6);
     const br = harness.bot.store.incidents.getEvaluation('br-pacing', 'off-plan');
     expect([br?.evaluated, br?.breaching]).toEqual([1, 0]);
+  }, 60_000);
+
+  it("shows the month under the parent: spend so far, the forecast's path and the plan pro rata", async () => {
+    const [parent] = parents();
+    expect(text(parent as StoredMessage)).toMatch(/"type":"image".*"slack_file"/);
+    const fileId = harness.bot.store.incidents.listOpen()[0]?.chartFileId;
+    expect(fileId).toBeDefined();
+    const upload = harness.slack
+      .callsTo('files.completeUploadExternal')
+      .flatMap((c) => JSON.parse(String(c.args.files)) as Array<{ id: string; title: string }>)
+      .find((f) => f.id === fileId);
+    // The chart process's description of what it drew: the three series over the month.
+    expect(upload?.title).toBe(
+      'Line chart of Spend so far and Forecast and Plan, pro rata by Day, November 2026, 19 of 30 days (UTC)',
+    );
   }, 60_000);
 
   it('posts the digest with its pacing line', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { main } from '../../../src/cli/main.js';
+import { DEMO_PLANTS } from '../../../src/cli/runDemo.js';
 import { loadReports, pacingPlan } from '../../../src/reports/index.js';
 import { launchChromium } from '../../support/chromium.js';
 
@@ -14,6 +15,10 @@ describe('pivotbot demo', () => {
   let browser: Browser | undefined;
   const reportIds: string[] = [];
   let noon: Date;
+  /** daily-kpi's pacing line, when the demo's month has a plan and a complete day (else undefined). */
+  let pacingExpected: boolean;
+  const pacingLine =
+    /Spend \$[\d.]+K?, pacing \d+ % of the \$[\d.]+K? plan \(forecast \$[\d.]+K?\) · \w+ \d{4}, \d+ of \d+ days/;
 
   beforeAll(async () => {
     out = await mkdtemp(join(tmpdir(), 'pivotbot-demo-'));
@@ -34,6 +39,10 @@ describe('pivotbot demo', () => {
       },
       env: {},
     });
+    const daily = (await loadReports('reports', { now: noon })).reports.find((r) => r.id === 'daily-kpi');
+    const plan = daily ? pacingPlan(daily.definition, { now: noon }) : undefined;
+    // The shipped plans cover months ahead of the demo's clock; on the month's first day there is no complete day.
+    pacingExpected = plan !== undefined && !plan.today.endsWith('-01');
   }, 120_000);
 
   afterAll(async () => {
@@ -73,13 +82,8 @@ describe('pivotbot demo', () => {
   });
 
   it("shows daily-kpi's budget pacing line when the month has a plan and a complete day", async () => {
-    const daily = (await loadReports('reports', { now: noon })).reports.find((r) => r.id === 'daily-kpi');
-    const plan = daily ? pacingPlan(daily.definition, { now: noon }) : undefined;
     const message = await readFile(join(out, 'daily-kpi.message.json'), 'utf8');
-    const line =
-      /Spend \$[\d.]+K?, pacing \d+ % of the \$[\d.]+K? plan \(forecast \$[\d.]+K?\) · \w+ \d{4}, \d+ of \d+ days/;
-    // The shipped plans cover months ahead of the demo's clock; on the month's first day there is no complete day.
-    if (plan && !plan.today.endsWith('-01')) expect(message).toMatch(line);
+    if (pacingExpected) expect(message).toMatch(pacingLine);
     else expect(message).not.toContain('pacing');
   });
 
@@ -118,10 +122,32 @@ describe('pivotbot demo', () => {
     expect(threadText).toContain('Resolved');
     expect(threadText.match(/Simulated in the demo/g)).toHaveLength(2);
     expect(await thread.locator('img').count()).toBe(1);
+    // The demo plants "installs stop while spend goes on" for one publisher app yesterday: the
+    // shipped compound rule opens its incident, whose parent names both conditions with their values.
+    const bundle = String(DEMO_PLANTS[0]?.where.siteBundle);
+    const compound = page.locator(
+      `[data-report="site-bundle-quality--bundle-spend-without-installs--siteBundle-${bundle.replace(/\./g, '-')}"]`,
+    );
+    expect(await compound.count()).toBe(1);
+    const compoundText = (await compound.textContent()) ?? '';
+    expect(compoundText).toContain('Spend without installs');
+    expect(compoundText).toMatch(
+      new RegExp(
+        `Site bundle ${bundle.replace(/\./g, '\\.')}: Spend is \\$[\\d,.]+, above \\$50\\.00 and Installs is 0, equal to 0`,
+      ),
+    );
+    // Its simulated resolution says which condition stopped holding.
+    expect(compoundText).toMatch(/Resolved.*Installs is 1, not equal to 0/);
+    expect(await compound.locator('img').count()).toBe(1);
+    // daily-kpi's digest, as shown on the page, carries the pacing line.
+    const digest = (await page.locator('[data-report="daily-kpi"]').textContent()) ?? '';
+    if (pacingExpected) expect(digest).toMatch(pacingLine);
+    else expect(digest).not.toContain('pacing');
     // The summary says which rules ran; none is left unevaluated in the demo.
     const alerts = (await page.locator('[data-report="alerts--summary"]').textContent()) ?? '';
     expect(alerts).toMatch(/\d+ open incidents?/);
     expect(alerts).toContain('CPI unusual for the weekday');
+    expect(alerts).toContain('Spend without installs');
     expect(alerts).not.toContain('not evaluated yet');
     await page.screenshot({ path: join(out, 'index.png'), fullPage: false });
     if (process.env.PIVOTBOT_KEEP_SCREENSHOT)

@@ -1,4 +1,4 @@
-import { type DayValue, forecastMonthEnd, pacingShare } from '../../../src/reports/index.js';
+import { type DayValue, forecastMonthEnd, pacingPath, pacingShare } from '../../../src/reports/index.js';
 
 /** Daily values from `from` for `n` days, each given by its weekday (0 = Sunday). */
 function days(from: string, n: number, byWeekday: (weekday: number) => number): DayValue[] {
@@ -70,5 +70,39 @@ describe('forecastMonthEnd', () => {
     if (!forecast) throw new Error('no forecast');
     expect(pacingShare(forecast, 3000)).toBeCloseTo(1, 9);
     expect(pacingShare(forecast, 0)).toBe(0);
+  });
+});
+
+describe('pacingPath', () => {
+  it('draws the month: spend so far by day, the forecast’s path from the last complete day, the plan pro rata', () => {
+    const values = days('2026-10-01', 39, weekly);
+    const path = pacingPath(values, '2026-11-09', 3000);
+    const forecast = forecastMonthEnd(values, '2026-11-09');
+    if (!path || !forecast) throw new Error('no path');
+    expect(path.map((d) => d.date)).toEqual(
+      Array.from({ length: 30 }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`),
+    );
+    // Sun 1 Nov 200, Mon–Fri 100 each, Sat 7 and Sun 8 200 each.
+    expect(path.slice(0, 8).map((d) => d.spent)).toEqual([200, 300, 400, 500, 600, 700, 900, 1100]);
+    expect(path.slice(8).every((d) => d.spent === null)).toBe(true);
+    expect(path.slice(0, 7).every((d) => d.forecast === null)).toBe(true);
+    // Joined to the spend at the last complete day, then the weekday shape: Mon 9 Nov +100, Sat 14 +200.
+    expect(path[7]?.forecast).toBe(1100);
+    expect(path[8]?.forecast).toBeCloseTo(1200, 6);
+    expect((path[13]?.forecast as number) - (path[12]?.forecast as number)).toBeCloseTo(200, 6);
+    expect(path[29]?.forecast).toBeCloseTo(forecast.forecast, 6);
+    expect(path[0]?.plan).toBeCloseTo(100, 9);
+    expect(path[29]?.plan).toBeCloseTo(3000, 9);
+  });
+
+  it('has nothing to draw on the 1st', () => {
+    expect(pacingPath(days('2026-10-01', 31, flat), '2026-11-01', 3000)).toBeUndefined();
+  });
+
+  it('on the last day, only today is forecast', () => {
+    const path = pacingPath(days('2026-10-01', 60, flat), '2026-11-30', 3000);
+    expect(path?.[28]).toMatchObject({ spent: 2900, forecast: 2900 });
+    expect(path?.[29]?.spent).toBeNull();
+    expect(path?.[29]?.forecast).toBeCloseTo(3000, 6);
   });
 });
