@@ -1,6 +1,6 @@
 import { didYouMean, invariant, suggest, UserInputError } from '../core/index.js';
-import { type Frame, frameOf, measureSegment, type Segment } from './segmentMath.js';
-import { standsOut } from './standsOut.js';
+import { evenMoveShare, type Frame, frameOf, measureSegment, type Segment } from './segmentMath.js';
+import { countDispersion, standsOut } from './standsOut.js';
 import type { Driver, ExplainRequest, Explanation, GroupQuery, GroupRow, GroupSource } from './types.js';
 import { describeWhere, orderWhere, overlaps, whereKey } from './where.js';
 
@@ -54,6 +54,8 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
   checkRequest(scale, limit, minVolume);
   const dimensions = candidateDimensions(request, source);
   const direction = (frame: Frame) => Math.sign(frame.change);
+  // Counts and amounts both have noise that grows with their size (see standsOut.ts).
+  const sizeNoise = request.counts === true || request.amounts === true;
 
   let used = 0;
   const ask = async (query: GroupQuery): Promise<readonly GroupRow[]> => {
@@ -81,15 +83,14 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
       break;
     }
     const rows = await ask(query);
-    frame ??= frameOf(request.kind, scale, rows, request.counts === true);
+    frame ??= frameOf(request.kind, scale, rows, sizeNoise);
     scans.set(dimension, rows);
   }
   if (partial)
     notes.push(`partial: explored ${scans.size} of ${dimensions.length} dimensions (budget ${limit} queries)`);
   if (frame === undefined) {
     const whole = { dimensions: [], filter: {} };
-    if (used < limit && source.allows(whole))
-      frame = frameOf(request.kind, scale, await ask(whole), request.counts === true);
+    if (used < limit && source.allows(whole)) frame = frameOf(request.kind, scale, await ask(whole), sizeNoise);
     else notes.push('nothing could be asked of the source');
   }
 
@@ -111,15 +112,20 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
     notes.push(limitNote);
     return answer([], false);
   }
-  const whole: Frame = frame;
+  const measured = new Map(
+    [...scans].map(([d, rows]) => [d, rows.map((row) => measureSegment(frame, row.where, row))]),
+  );
+  // Counts vary more than Poisson's noise says: how much more is measured on the scans themselves.
+  const whole: Frame = frame.counts
+    ? { ...frame, dispersion: countDispersion(frame.kind, [...measured.values()]) }
+    : frame;
   const sign = direction(whole);
   const directed = (s: Segment) => sign * s.contribution;
 
   // First scans measured: candidates from every dimension with more than one value.
   const candidates: Candidate[] = [];
   const concentration = new Map<string, number>();
-  for (const [dimension, rows] of scans) {
-    const segments = rows.map((row) => measureSegment(whole, row.where, row));
+  for (const [dimension, segments] of measured) {
     if (segments.length < 2) continue;
     concentration.set(
       dimension,
@@ -237,8 +243,9 @@ function honestLimit(frame: Frame, minVolume: number): string | undefined {
 
 /**
  * The child that explains most of `parent`'s contribution, if it explains at least SUCCINCT of it
- * and that share is SUCCINCT_MARGIN above its share of the parent's volume, and it stands out among
- * the parent's other pieces (see standsOut); otherwise undefined.
+ * and that share is SUCCINCT_MARGIN above the share it would have had had the whole parent moved
+ * evenly (evenMoveShare; its share of the parent's volume when that is undefined), and it stands
+ * out among the parent's other pieces (see standsOut); otherwise undefined.
  */
 function succinctChild(frame: Frame, parent: Segment, children: readonly Segment[]): Segment | undefined {
   const sign = Math.sign(frame.change);
@@ -251,7 +258,8 @@ function succinctChild(frame: Frame, parent: Segment, children: readonly Segment
   }
   if (best === undefined || volume <= 0) return undefined;
   const share = (sign * best.contribution) / parentContribution;
-  const succinct = share >= SUCCINCT && share - best.volume / volume >= SUCCINCT_MARGIN;
+  const even = evenMoveShare(frame, parent, best) ?? best.volume / volume;
+  const succinct = share >= SUCCINCT && share - even >= SUCCINCT_MARGIN;
   return succinct && standsOut(frame, best, children) ? best : undefined;
 }
 
