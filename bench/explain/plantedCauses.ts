@@ -11,6 +11,7 @@
 import type { Explanation } from '../../src/explain/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import {
+  aliasesOf,
   asOfFor,
   changedCampaigns,
   eligibleSegments,
@@ -101,7 +102,7 @@ export async function runPlantedCauses(args: readonly string[]): Promise<void> {
           size: Object.keys(plant.where).length,
           planted: plant.metric,
           explained: metric,
-          score: scorePlant(explanation, plant.where),
+          score: scorePlant(explanation, plant.where, aliasesOf(catalog, plant.where)),
           queries: explanation.queries,
           ms,
           plant: `${JSON.stringify(plant.where)} ${plant.metric} ×${plant.factor}`,

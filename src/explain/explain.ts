@@ -1,6 +1,6 @@
 import { didYouMean, invariant, suggest, UserInputError } from '../core/index.js';
-import { evenMoveShare, type Frame, frameOf, measureSegment, type Segment } from './segmentMath.js';
-import { countDispersion, standsOut } from './standsOut.js';
+import { evenMoveShare, type Frame, frameOf, measureSegment, restOf, type Segment } from './segmentMath.js';
+import { beyondCountingNoise, countDispersion, standsOut } from './standsOut.js';
 import type { Driver, ExplainRequest, Explanation, GroupQuery, GroupRow, GroupSource } from './types.js';
 import { describeWhere, orderWhere, overlaps, whereKey } from './where.js';
 
@@ -17,6 +17,8 @@ export const DRILL_DIMENSIONS = 3;
 export const CONCENTRATED = 0.2;
 /** A combination replaces its parent when it explains at least this share of the parent's contribution… */
 export const SUCCINCT = 0.8;
+/** …or this share, for counts and amounts, when the parent's other pieces together moved within noise… */
+export const SUCCINCT_QUIET_REST = 0.5;
 /** …and that share exceeds its share of the parent's volume by this much (else the parent moved evenly). */
 export const SUCCINCT_MARGIN = 0.1;
 /** Not diffuse when one standing-out driver explains this share… */
@@ -243,7 +245,8 @@ function honestLimit(frame: Frame, minVolume: number): string | undefined {
 
 /**
  * The child that explains most of `parent`'s contribution, if it explains at least SUCCINCT of it
- * and that share is SUCCINCT_MARGIN above the share it would have had had the whole parent moved
+ * (or, for counts and amounts, SUCCINCT_QUIET_REST of it while the rest of the parent moved within
+ * its noise, as the whole did) and that share is SUCCINCT_MARGIN above the share it would have had had the whole parent moved
  * evenly (evenMoveShare; its share of the parent's volume when that is undefined), and it stands
  * out among the parent's other pieces (see standsOut); otherwise undefined.
  */
@@ -259,7 +262,11 @@ function succinctChild(frame: Frame, parent: Segment, children: readonly Segment
   if (best === undefined || volume <= 0) return undefined;
   const share = (sign * best.contribution) / parentContribution;
   const even = evenMoveShare(frame, parent, best) ?? best.volume / volume;
-  const succinct = share >= SUCCINCT && share - even >= SUCCINCT_MARGIN;
+  // With a noise model, "most of it" is also: half of it, the parent's other pieces within noise.
+  const mostOf =
+    share >= SUCCINCT ||
+    (frame.counts === true && share >= SUCCINCT_QUIET_REST && !beyondCountingNoise(frame, restOf(frame, parent, best)));
+  const succinct = mostOf && share - even >= SUCCINCT_MARGIN;
   return succinct && standsOut(frame, best, children) ? best : undefined;
 }
 

@@ -156,3 +156,15 @@ export function evenMoveShare(frame: Frame, parent: Segment, child: Segment): nu
       : { where: child.where, baseline: { num: c.n0 }, current: { num } };
   return measureSegment(frame, child.where, even).contribution / parent.contribution;
 }
+
+/** The parent's pieces other than `child`, together, measured as one segment (its parts subtracted). */
+export function restOf(frame: Frame, parent: Segment, child: Segment): Segment {
+  const p = parent.parts;
+  const c = child.parts;
+  const where = { ...parent.where };
+  const rest: GroupRow =
+    frame.kind === 'ratio'
+      ? { where, baseline: { num: p.n0 - c.n0, den: p.d0 - c.d0 }, current: { num: p.n1 - c.n1, den: p.d1 - c.d1 } }
+      : { where, baseline: { num: p.n0 - c.n0 }, current: { num: p.n1 - c.n1 } };
+  return measureSegment(frame, where, rest);
+}

@@ -261,7 +261,7 @@ export class PlantedExplainer {
 
 /** How a planted segment came out of one explanation. */
 export interface PlantScore {
-  /** 1-based rank of the driver whose where equals the plant's; undefined when none does. */
+  /** 1-based rank of the driver whose where equals the plant's (or an alias's); undefined when none does. */
   rank: number | undefined;
   /** 1-based rank of the first driver that contains the plant's segment or is contained in it. */
   relatedRank: number | undefined;
@@ -276,11 +276,29 @@ export interface PlantScore {
 
 const contains = (outer: Where, inner: Where) => Object.entries(outer).every(([k, v]) => inner[k] === v);
 
-/** Scores an explanation against the planted segment (see PlantScore). */
-export function scorePlant(explanation: Explanation, planted: Where): PlantScore {
-  const key = keyOf(planted);
-  const at = explanation.drivers.findIndex((d) => keyOf(d.where) === key);
-  const related = explanation.drivers.findIndex((d) => contains(d.where, planted) || contains(planted, d.where));
+/**
+ * The segments that are the planted one under another name: the same totals of every planted
+ * metric on the day (`adType=native` is `adSize=1200x627` in the sandbox), the planted one first.
+ */
+export function aliasesOf(catalog: SegmentCatalog, planted: Where): Where[] {
+  const own = catalog.segments.get(keyOf(planted));
+  const same = (a: Totals, b: Totals) => PLANTED_METRICS.every((m) => Math.abs(a[m] - b[m]) < 1e-6);
+  const others =
+    own === undefined ? [] : [...catalog.segments.values()].filter((s) => s !== own && same(s.totals, own.totals));
+  return [planted, ...others.map((s) => s.where)];
+}
+
+/** Scores an explanation against the planted segment and its aliases (see PlantScore, aliasesOf). */
+export function scorePlant(
+  explanation: Explanation,
+  planted: Where,
+  aliases: readonly Where[] = [planted],
+): PlantScore {
+  const keys = new Set([planted, ...aliases].map(keyOf));
+  const at = explanation.drivers.findIndex((d) => keys.has(keyOf(d.where)));
+  const related = explanation.drivers.findIndex((d) =>
+    [planted, ...aliases].some((p) => contains(d.where, p) || contains(p, d.where)),
+  );
   const rank = at < 0 ? undefined : at + 1;
   const relatedRank = related < 0 ? undefined : related + 1;
   const named = !explanation.diffuse;
