@@ -4,7 +4,7 @@
  * planted causes on the medium sandbox through the Reporting Service, with queries and latency
  * (bench/explain/plantedCauses.ts).
  * Run: npm run build && node --expose-gc dist/bench/run.js explain [--only=leaves|sandbox]
- *   [--plants=225] [--seed=7] [--noise-days=14]
+ *   [--plants=225] [--seed=7] [--noise-days=14] [--now=2026-11-25T12:00:00Z]
  */
 import { runLeafTable } from './leafTable.js';
 import { runPlantedCauses } from './plantedCauses.js';

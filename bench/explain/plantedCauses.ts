@@ -6,7 +6,8 @@
  *
  * The explained day is the one before the sandbox's "yesterday" (see test/support/plantedCauses.ts:
  * the demo's fixed anomalies act on "yesterday"), against the same weekday a week earlier.
- * Flags: --plants=N (default 225), --seed=S (default 7), --noise-days=N (default 14).
+ * Flags: --plants=N (default 225), --seed=S (default 7), --noise-days=N (default 14),
+ * --now=<ISO instant> (default 2026-11-25T12:00:00Z: the data is generated relative to it).
  */
 import type { Explanation } from '../../src/explain/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -53,7 +54,9 @@ export async function runPlantedCauses(args: readonly string[]): Promise<void> {
   const count = flag(args, 'plants', 225);
   const seed = flag(args, 'seed', 7);
   const noiseDays = flag(args, 'noise-days', 14);
-  const now = new Date();
+  // A pinned clock (the data is generated relative to it): the same data, days and plants every run.
+  const now = new Date(args.find((a) => a.startsWith('--now='))?.slice(6) ?? '2026-11-25T12:00:00Z');
+  if (Number.isNaN(now.getTime())) throw new Error('bench/explain: --now must be an ISO date-time');
   const started = performance.now();
   const sandbox = await startSandbox({ port: 0, scale: 'medium', seed: 1, now });
   console.log(

@@ -184,19 +184,20 @@ export function eligibleSegments(catalog: SegmentCatalog, size: number, metric: 
 }
 
 /**
- * `count` plants, seeded: sizes 1, 2, 3 in turn, metrics in turn, a factor drawn from 0–0.6 or
+ * `count` plants, seeded: sizes 1, 2, 3 (or `sizes`) in turn, metrics in turn, a factor drawn from 0–0.6 or
  * 1.6–3 (two decimals), and a segment drawn among the eligible ones on which that factor moves
  * the whole by MIN_PLANTED_MOVE at least.
  */
 export function randomPlants(
   catalog: SegmentCatalog,
-  options: { count: number; seed: number; day: readonly [string, string] },
+  options: { count: number; seed: number; day: readonly [string, string]; sizes?: readonly number[] },
 ): SandboxPlant[] {
   const random = seeded(options.seed);
+  const sizes = options.sizes ?? [1, 2, 3];
   const plants: SandboxPlant[] = [];
   for (let i = 0; i < options.count; i++) {
-    const size = 1 + (i % 3);
-    const metric = PLANTED_METRICS[Math.floor(i / 3) % PLANTED_METRICS.length] as PlantedMetric;
+    const size = sizes[i % sizes.length] as number;
+    const metric = PLANTED_METRICS[Math.floor(i / sizes.length) % PLANTED_METRICS.length] as PlantedMetric;
     const low = random() < 0.5;
     const factor = Math.round((low ? random() * 0.6 : 1.6 + random() * 1.4) * 100) / 100;
     const moving = eligibleSegments(catalog, size, metric).filter((where) => {
