@@ -82,6 +82,7 @@ export async function runPlantedCauses(args: readonly string[]): Promise<void> {
         `  eligible ${size}-dimension segments: ${PLANTED_METRICS.map((m) => `${m} ${eligibleSegments(catalog, size, m).length}`).join(', ')}`,
       );
 
+    const plants = randomPlants(catalog, { count, seed, day });
     // Unplanted: each day's metrics against the same weekday a week earlier, no plant in force.
     await putPlants(sandbox, []);
     const noise: { metric: string; day: string; explanation: Explanation; ms: number }[] = [];
@@ -93,7 +94,6 @@ export async function runPlantedCauses(args: readonly string[]): Promise<void> {
       }
     }
 
-    const plants = randomPlants(catalog, { count, seed, day });
     const runs: Run[] = [];
     for (const plant of plants) {
       await putPlants(sandbox, [plant]);

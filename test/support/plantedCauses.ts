@@ -185,8 +185,8 @@ export function eligibleSegments(catalog: SegmentCatalog, size: number, metric: 
 
 /**
  * `count` plants, seeded: sizes 1, 2, 3 (or `sizes`) in turn, metrics in turn, a factor drawn from 0–0.6 or
- * 1.6–3 (two decimals), and a segment drawn among the eligible ones on which that factor moves
- * the whole by MIN_PLANTED_MOVE at least.
+ * 1.6–3 (two decimals; drawn again when no eligible segment can make that move), and a segment
+ * drawn among the eligible ones on which that factor moves the whole by MIN_PLANTED_MOVE at least.
  */
 export function randomPlants(
   catalog: SegmentCatalog,
@@ -198,14 +198,21 @@ export function randomPlants(
   for (let i = 0; i < options.count; i++) {
     const size = sizes[i % sizes.length] as number;
     const metric = PLANTED_METRICS[Math.floor(i / sizes.length) % PLANTED_METRICS.length] as PlantedMetric;
-    const low = random() < 0.5;
-    const factor = Math.round((low ? random() * 0.6 : 1.6 + random() * 1.4) * 100) / 100;
-    const moving = eligibleSegments(catalog, size, metric).filter((where) => {
-      const share = (catalog.segments.get(keyOf(where))?.totals[metric] ?? 0) / catalog.whole[metric];
-      return Math.abs(1 - factor) * share >= MIN_PLANTED_MOVE;
-    });
-    const where = moving[Math.floor(random() * moving.length)];
-    if (where === undefined) throw new Error(`no ${size}-dimension segment moves ${metric} enough at ${factor}`);
+    const eligible = eligibleSegments(catalog, size, metric);
+    // A factor near 1 can move no segment enough: draw again (deterministically, from the same stream).
+    let factor = 1;
+    let moving: Where[] = [];
+    for (let draw = 0; moving.length === 0; draw++) {
+      if (draw === 100) throw new Error(`no ${size}-dimension segment can move ${metric} by ${MIN_PLANTED_MOVE}`);
+      const low = random() < 0.5;
+      factor = Math.round((low ? random() * 0.6 : 1.6 + random() * 1.4) * 100) / 100;
+      const move = Math.abs(1 - factor);
+      moving = eligible.filter(
+        (where) =>
+          move * (catalog.segments.get(keyOf(where))?.totals[metric] ?? 0) >= MIN_PLANTED_MOVE * catalog.whole[metric],
+      );
+    }
+    const where = moving[Math.floor(random() * moving.length)] as Where;
     plants.push({ where, metric, factor, days: options.day });
   }
   return plants;
