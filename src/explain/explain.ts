@@ -1,5 +1,13 @@
 import { didYouMean, invariant, suggest, UserInputError } from '../core/index.js';
-import { evenMoveShare, type Frame, frameOf, measureSegment, restOf, type Segment } from './segmentMath.js';
+import {
+  evenMoveShare,
+  type Frame,
+  frameOf,
+  measureSegment,
+  relativeMove,
+  restOf,
+  type Segment,
+} from './segmentMath.js';
 import { beyondCountingNoise, countDispersion, standsOut } from './standsOut.js';
 import type { Driver, ExplainRequest, Explanation, GroupQuery, GroupRow, GroupSource } from './types.js';
 import { describeWhere, orderWhere, overlaps, whereKey } from './where.js';
@@ -19,6 +27,8 @@ export const CONCENTRATED = 0.2;
 export const SUCCINCT = 0.8;
 /** …or this share, for counts and amounts, when the parent's other pieces together moved within noise… */
 export const SUCCINCT_QUIET_REST = 0.5;
+/** The rest is quiet only when it moved (relatively, beyond the whole) at most this much of the child's move. */
+export const QUIET_REST_MOVE = 0.25;
 /** …and that share exceeds its share of the parent's volume by this much (else the parent moved evenly). */
 export const SUCCINCT_MARGIN = 0.1;
 /** Not diffuse when one standing-out driver explains this share… */
@@ -263,11 +273,20 @@ function succinctChild(frame: Frame, parent: Segment, children: readonly Segment
   const share = (sign * best.contribution) / parentContribution;
   const even = evenMoveShare(frame, parent, best) ?? best.volume / volume;
   // With a noise model, "most of it" is also: half of it, the parent's other pieces within noise.
-  const mostOf =
-    share >= SUCCINCT ||
-    (frame.counts === true && share >= SUCCINCT_QUIET_REST && !beyondCountingNoise(frame, restOf(frame, parent, best)));
+  const mostOf = share >= SUCCINCT || (share >= SUCCINCT_QUIET_REST && quietRest(frame, parent, best));
   const succinct = mostOf && share - even >= SUCCINCT_MARGIN;
   return succinct && standsOut(frame, best, children) ? best : undefined;
+}
+
+/**
+ * Whether the parent's pieces other than `child` moved as the whole did (counts and amounts only):
+ * within their noise, and by at most QUIET_REST_MOVE of the child's own move beyond the whole's
+ * (relativeMove), so that a small rest that moved as much is not called quiet for want of volume.
+ */
+function quietRest(frame: Frame, parent: Segment, child: Segment): boolean {
+  if (frame.counts !== true) return false;
+  const rest = restOf(frame, parent, child);
+  return !beyondCountingNoise(frame, rest) && relativeMove(frame, rest) <= QUIET_REST_MOVE * relativeMove(frame, child);
 }
 
 function toDriver(segment: Segment, share: number, dimensions: readonly string[], notes: string[]): Driver {

@@ -168,3 +168,22 @@ export function restOf(frame: Frame, parent: Segment, child: Segment): Segment {
       : { where, baseline: { num: p.n0 - c.n0 }, current: { num: p.n1 - c.n1 } };
   return measureSegment(frame, where, rest);
 }
+
+/**
+ * How far a segment moved relatively beyond the whole's own move: |part₁ / (part₀ · whole₁/whole₀) − 1|
+ * for the numerator (and for a ratio the denominator too, the larger of the two). Infinite for a
+ * part that appears from nothing; 0 for a whole that had nothing in the baseline.
+ */
+export function relativeMove(frame: Frame, segment: Segment): number {
+  const move = (p0: number, p1: number, w0: number, w1: number) =>
+    w0 === 0 || w1 === 0
+      ? 0
+      : p0 === 0
+        ? p1 === 0
+          ? 0
+          : Number.POSITIVE_INFINITY
+        : Math.abs(p1 / (p0 * (w1 / w0)) - 1);
+  const { n0, n1, d0, d1 } = segment.parts;
+  const num = move(n0, n1, frame.n0, frame.n1);
+  return frame.kind === 'ratio' ? Math.max(num, move(d0, d1, frame.d0, frame.d1)) : num;
+}
