@@ -63,10 +63,10 @@ export function movedPast(explanation: Pick<Explanation, 'change' | 'baseline'>,
   return Math.abs(explanation.change / explanation.baseline) >= threshold;
 }
 
-/** Whether a metric's volume is a count (installs, clicks, impressions, events): its noise is then Poisson. */
-function countsOf(parts: MetricParts): boolean {
+/** A metric's volume unit: counts (installs, clicks, impressions, events) and money have noise that grows with size. */
+function volumeUnit(parts: MetricParts): string | undefined {
   const volume = parts.kind === 'additive' ? parts.num : parts.den;
-  return getMetric(volume.name)?.unit === 'count';
+  return getMetric(volume.name)?.unit;
 }
 
 /** The pivot arguments besides range, filter and fields that every group-by keeps (channel, cohorts, quality). */
@@ -159,7 +159,8 @@ export async function explainReport(target: ExplainTarget, deps: ExplainDeps): P
       {
         ...explainKind(parts),
         metric: key,
-        counts: countsOf(parts),
+        counts: volumeUnit(parts) === 'count',
+        amounts: volumeUnit(parts) === 'currency',
         dimensions,
         ...(settings.budget !== undefined ? { budget: settings.budget } : {}),
       },

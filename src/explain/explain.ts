@@ -1,6 +1,14 @@
 import { didYouMean, invariant, suggest, UserInputError } from '../core/index.js';
-import { type Frame, frameOf, measureSegment, type Segment } from './segmentMath.js';
-import { standsOut } from './standsOut.js';
+import {
+  evenMoveShare,
+  type Frame,
+  frameOf,
+  measureSegment,
+  relativeMove,
+  restOf,
+  type Segment,
+} from './segmentMath.js';
+import { beyondCountingNoise, countDispersion, standsOut } from './standsOut.js';
 import type { Driver, ExplainRequest, Explanation, GroupQuery, GroupRow, GroupSource } from './types.js';
 import { describeWhere, orderWhere, overlaps, whereKey } from './where.js';
 
@@ -17,6 +25,10 @@ export const DRILL_DIMENSIONS = 3;
 export const CONCENTRATED = 0.2;
 /** A combination replaces its parent when it explains at least this share of the parent's contribution… */
 export const SUCCINCT = 0.8;
+/** …or this share, for counts and amounts, when the parent's other pieces together moved within noise… */
+export const SUCCINCT_QUIET_REST = 0.5;
+/** The rest is quiet only when it moved (relatively, beyond the whole) at most this much of the child's move. */
+export const QUIET_REST_MOVE = 0.25;
 /** …and that share exceeds its share of the parent's volume by this much (else the parent moved evenly). */
 export const SUCCINCT_MARGIN = 0.1;
 /** Not diffuse when one standing-out driver explains this share… */
@@ -54,6 +66,8 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
   checkRequest(scale, limit, minVolume);
   const dimensions = candidateDimensions(request, source);
   const direction = (frame: Frame) => Math.sign(frame.change);
+  // Counts and amounts both have noise that grows with their size (see standsOut.ts).
+  const sizeNoise = request.counts === true || request.amounts === true;
 
   let used = 0;
   const ask = async (query: GroupQuery): Promise<readonly GroupRow[]> => {
@@ -81,15 +95,14 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
       break;
     }
     const rows = await ask(query);
-    frame ??= frameOf(request.kind, scale, rows, request.counts === true);
+    frame ??= frameOf(request.kind, scale, rows, sizeNoise);
     scans.set(dimension, rows);
   }
   if (partial)
     notes.push(`partial: explored ${scans.size} of ${dimensions.length} dimensions (budget ${limit} queries)`);
   if (frame === undefined) {
     const whole = { dimensions: [], filter: {} };
-    if (used < limit && source.allows(whole))
-      frame = frameOf(request.kind, scale, await ask(whole), request.counts === true);
+    if (used < limit && source.allows(whole)) frame = frameOf(request.kind, scale, await ask(whole), sizeNoise);
     else notes.push('nothing could be asked of the source');
   }
 
@@ -111,15 +124,20 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
     notes.push(limitNote);
     return answer([], false);
   }
-  const whole: Frame = frame;
+  const measured = new Map(
+    [...scans].map(([d, rows]) => [d, rows.map((row) => measureSegment(frame, row.where, row))]),
+  );
+  // Counts vary more than Poisson's noise says: how much more is measured on the scans themselves.
+  const whole: Frame = frame.counts
+    ? { ...frame, dispersion: countDispersion(frame.kind, [...measured.values()]) }
+    : frame;
   const sign = direction(whole);
   const directed = (s: Segment) => sign * s.contribution;
 
   // First scans measured: candidates from every dimension with more than one value.
   const candidates: Candidate[] = [];
   const concentration = new Map<string, number>();
-  for (const [dimension, rows] of scans) {
-    const segments = rows.map((row) => measureSegment(whole, row.where, row));
+  for (const [dimension, segments] of measured) {
     if (segments.length < 2) continue;
     concentration.set(
       dimension,
@@ -237,8 +255,10 @@ function honestLimit(frame: Frame, minVolume: number): string | undefined {
 
 /**
  * The child that explains most of `parent`'s contribution, if it explains at least SUCCINCT of it
- * and that share is SUCCINCT_MARGIN above its share of the parent's volume, and it stands out among
- * the parent's other pieces (see standsOut); otherwise undefined.
+ * (or, for counts and amounts, SUCCINCT_QUIET_REST of it while the rest of the parent moved within
+ * its noise, as the whole did) and that share is SUCCINCT_MARGIN above the share it would have had had the whole parent moved
+ * evenly (evenMoveShare; its share of the parent's volume when that is undefined), and it stands
+ * out among the parent's other pieces (see standsOut); otherwise undefined.
  */
 function succinctChild(frame: Frame, parent: Segment, children: readonly Segment[]): Segment | undefined {
   const sign = Math.sign(frame.change);
@@ -251,8 +271,22 @@ function succinctChild(frame: Frame, parent: Segment, children: readonly Segment
   }
   if (best === undefined || volume <= 0) return undefined;
   const share = (sign * best.contribution) / parentContribution;
-  const succinct = share >= SUCCINCT && share - best.volume / volume >= SUCCINCT_MARGIN;
+  const even = evenMoveShare(frame, parent, best) ?? best.volume / volume;
+  // With a noise model, "most of it" is also: half of it, the parent's other pieces within noise.
+  const mostOf = share >= SUCCINCT || (share >= SUCCINCT_QUIET_REST && quietRest(frame, parent, best));
+  const succinct = mostOf && share - even >= SUCCINCT_MARGIN;
   return succinct && standsOut(frame, best, children) ? best : undefined;
+}
+
+/**
+ * Whether the parent's pieces other than `child` moved as the whole did (counts and amounts only):
+ * within their noise, and by at most QUIET_REST_MOVE of the child's own move beyond the whole's
+ * (relativeMove), so that a small rest that moved as much is not called quiet for want of volume.
+ */
+function quietRest(frame: Frame, parent: Segment, child: Segment): boolean {
+  if (frame.counts !== true) return false;
+  const rest = restOf(frame, parent, child);
+  return !beyondCountingNoise(frame, rest) && relativeMove(frame, rest) <= QUIET_REST_MOVE * relativeMove(frame, child);
 }
 
 function toDriver(segment: Segment, share: number, dimensions: readonly string[], notes: string[]): Driver {

@@ -17,8 +17,10 @@ export interface Frame {
   readonly change: number;
   /** baseline + current volume: |num| for additive, den for a ratio. */
   readonly volume: number;
-  /** The measures are counts with Poisson noise (see `ExplainRequest.counts`). */
+  /** The measures are counts or amounts, whose noise grows with their size (`ExplainRequest.counts`, `amounts`). */
   readonly counts?: boolean;
+  /** How many times Poisson's variance the counts vary by (see `countDispersion`); 1 when absent. */
+  readonly dispersion?: number;
 }
 
 /** One segment measured against the frame. */
@@ -135,4 +137,53 @@ export function measureSegment(frame: Frame, where: Where, row: GroupRow): Segme
     parts: { n0, n1, d0, d1 },
     ...(undefinedRatio === undefined ? {} : { undefinedRatio }),
   };
+}
+
+/**
+ * The share of `parent`'s contribution that `child` would have had had it moved like its parent
+ * (its baseline parts times the parent's own factors, numerator and denominator apart): the
+ * child's baseline share of the parent for an additive metric; for a ratio it also weighs how far
+ * the child's ratio is from the whole's. Undefined when the parent has no baseline to scale.
+ */
+export function evenMoveShare(frame: Frame, parent: Segment, child: Segment): number | undefined {
+  const p = parent.parts;
+  const c = child.parts;
+  if (parent.contribution === 0 || p.n0 === 0 || (frame.kind === 'ratio' && p.d0 === 0)) return undefined;
+  const num = (c.n0 * p.n1) / p.n0;
+  const even: GroupRow =
+    frame.kind === 'ratio'
+      ? { where: child.where, baseline: { num: c.n0, den: c.d0 }, current: { num, den: (c.d0 * p.d1) / p.d0 } }
+      : { where: child.where, baseline: { num: c.n0 }, current: { num } };
+  return measureSegment(frame, child.where, even).contribution / parent.contribution;
+}
+
+/** The parent's pieces other than `child`, together, measured as one segment (its parts subtracted). */
+export function restOf(frame: Frame, parent: Segment, child: Segment): Segment {
+  const p = parent.parts;
+  const c = child.parts;
+  const where = { ...parent.where };
+  const rest: GroupRow =
+    frame.kind === 'ratio'
+      ? { where, baseline: { num: p.n0 - c.n0, den: p.d0 - c.d0 }, current: { num: p.n1 - c.n1, den: p.d1 - c.d1 } }
+      : { where, baseline: { num: p.n0 - c.n0 }, current: { num: p.n1 - c.n1 } };
+  return measureSegment(frame, where, rest);
+}
+
+/**
+ * How far a segment moved relatively beyond the whole's own move: |part₁ / (part₀ · whole₁/whole₀) − 1|
+ * for the numerator (and for a ratio the denominator too, the larger of the two). Infinite for a
+ * part that appears from nothing; 0 for a whole that had nothing in the baseline.
+ */
+export function relativeMove(frame: Frame, segment: Segment): number {
+  const move = (p0: number, p1: number, w0: number, w1: number) =>
+    w0 === 0 || w1 === 0
+      ? 0
+      : p0 === 0
+        ? p1 === 0
+          ? 0
+          : Number.POSITIVE_INFINITY
+        : Math.abs(p1 / (p0 * (w1 / w0)) - 1);
+  const { n0, n1, d0, d1 } = segment.parts;
+  const num = move(n0, n1, frame.n0, frame.n1);
+  return frame.kind === 'ratio' ? Math.max(num, move(d0, d1, frame.d0, frame.d1)) : num;
 }

@@ -55,6 +55,12 @@ export interface ExplainRequest {
    * also beyond counting noise (about 3 standard deviations), so a small sample names no driver.
    */
   readonly counts?: boolean;
+  /**
+   * The measures are amounts (money: spend, the additive metric, or the ratio's denominator as for
+   * ROAS), whose noise also grows with their size: the same test as for counts, with the variance
+   * per unit measured on the scans (see `countDispersion`), so the unit does not matter.
+   */
+  readonly amounts?: boolean;
 }
 
 /**
