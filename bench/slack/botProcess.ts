@@ -11,8 +11,8 @@ const bot = await startBot({
   logger: silentLogger(),
   ...(process.env.WORK_DIR ? { workDir: process.env.WORK_DIR } : {}),
   ...(process.env.BENCH_CONCURRENCY ? { concurrency: Number(process.env.BENCH_CONCURRENCY) } : {}),
-  // --modal: Slack's per-minute limits over this many ms instead (1000: sixty times faster), so the
-  // bot's own latency is measured rather than views.update's Tier 4 pacing.
+  // --modal, --events: Slack's per-minute limits over this many ms instead (1000: sixty times
+  // faster; --events uses 100), so the bot's own latency is measured rather than Slack's pacing.
   ...(process.env.BENCH_SLACK_WINDOW_MS
     ? { slackRateLimits: { windowMs: Number(process.env.BENCH_SLACK_WINDOW_MS) } }
     : {}),

@@ -60,8 +60,8 @@ const firstAnswer = (key: string) => {
   return seen?.at !== undefined ? seen : undefined;
 };
 /**
- * `/reply` long-polls waiting for their answer, checked together every 25 ms: a hundred of them
- * each polling on its own timer kept this process busy enough to slow the bot (they share 2 cores).
+ * `/reply` long-polls waiting for their answer, checked together every 25 ms: two hundred of them
+ * each on its own timer would be work that the real Slack does not put on the bot's cores.
  */
 const pending = new Map<() => void, string>();
 const checkPending = () => {
