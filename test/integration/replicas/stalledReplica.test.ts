@@ -81,8 +81,11 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
     kind: 'digest' | 'alert',
     store: string,
     key: (slot: string) => string,
+    /** Only the claims logged before this many lines (those made before the replica was resumed). */
+    upTo = replica.lines.length,
   ) {
     const slots = replica.lines
+      .slice(0, upTo)
       .filter((l) => l.includes(`"msg":"${kind} slot claimed"`) && l.includes('"attempt":1'))
       .map((l) => String((JSON.parse(l) as { slot?: string }).slot));
     const runs = new Map<string, Array<{ attempt: number; status: string }>>();
@@ -102,13 +105,15 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
   /**
    * `stalled` is the only replica and its post is held: freezes it, starts the other, waits until
    * every slot it had claimed is finished by the other as attempt 2, resumes it, and releases
-   * Slack's answer once its fence stopped the step. Returns the other replica.
+   * Slack's answer once its fence stopped the step. Returns the other replica, and how many lines
+   * the stalled one had logged when it was resumed: its claims up to there are the stalled ones
+   * (once resumed, it may claim later slots of its own and finish them as attempt 1).
    */
   async function stallThroughHandover(
     stalled: Replica,
     held: HeldAnswer,
     env: { reports: string; store: string; kind: 'digest' | 'alert'; key: (slot: string) => string },
-  ): Promise<Replica> {
+  ): Promise<{ other: Replica; resumedAt: number }> {
     await held.reached;
     stalled.child.kill('SIGSTOP');
     // What it logged before the freeze is still in the pipe: its claim comes through.
@@ -145,7 +150,7 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
       20_000,
       'the late step wrote nothing',
     );
-    return other;
+    return { other, resumedAt: before };
   }
 
   it('posts one digest for the slot, and the resumed replica’s late steps are refused', async () => {
@@ -162,7 +167,7 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
     });
     const key = (slot: string) => `digest:every-five:${CHANNEL}:${slot}`;
     const stalled = start(reports, store);
-    const other = await stallThroughHandover(stalled, held, { reports, store, kind: 'digest', key });
+    const { other, resumedAt } = await stallThroughHandover(stalled, held, { reports, store, kind: 'digest', key });
     await stopReplica(other);
     await killReplica(stalled);
 
@@ -173,7 +178,7 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
     expect(posts).toHaveLength(1);
     // Its thread got its CSV once: from the replica that took over.
     expect(slack.fileShares.filter((f) => f.threadTs === posts[0]?.ts)).toHaveLength(1);
-    expect((await runsOfClaims(stalled, 'digest', store, key)).get(slot)).toEqual([
+    expect((await runsOfClaims(stalled, 'digest', store, key, resumedAt)).get(slot)).toEqual([
       { attempt: 1, status: 'failed' },
       { attempt: 2, status: 'succeeded' },
     ]);
@@ -194,7 +199,7 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
     );
     const key = (slot: string) => `alert:spend-watch:spend-high:${slot}`;
     const stalled = start(reports, store);
-    const other = await stallThroughHandover(stalled, held, { reports, store, kind: 'alert', key });
+    const { other, resumedAt } = await stallThroughHandover(stalled, held, { reports, store, kind: 'alert', key });
     const incidents = async () =>
       (await sql<{ n: number }>(store, 'SELECT count(*)::int AS n FROM pivotbot_incidents'))[0]?.n ?? 0;
     let count = 0;
@@ -218,7 +223,7 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
     }
     expect([...perEntity.values()].every((n) => n === 1)).toBe(true);
     expect(perEntity.size).toBe(await incidents());
-    for (const rows of (await runsOfClaims(stalled, 'alert', store, key)).values()) {
+    for (const rows of (await runsOfClaims(stalled, 'alert', store, key, resumedAt)).values()) {
       expect(rows).toEqual([
         { attempt: 1, status: 'failed' },
         { attempt: 2, status: 'succeeded' },
