@@ -9,8 +9,11 @@
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { startBot } from '../../src/cli/startBot.js';
 import { silentLogger } from '../../src/core/index.js';
+import type { RenderedChart, ViewChartKind, ViewChartRenderer } from '../../src/render/index.js';
+import type { ReportView } from '../../src/view/index.js';
 
 const MiB = 1024 * 1024;
 const memory = () => {
@@ -91,7 +94,34 @@ function anonymousKb(): number {
   }
 }
 
+/**
+ * BENCH_CHARTS=worker draws charts in a worker thread of the bot (bench/render/chartWorker.ts)
+ * instead of the chart process, to compare memory; BENCH_CHART_YOUNG_MB limits its young generation.
+ */
+function workerCharts(): ViewChartRenderer {
+  const young = Number(process.env.BENCH_CHART_YOUNG_MB ?? 0);
+  const worker = new Worker(new URL('../render/chartWorker.js', import.meta.url), {
+    ...(young > 0 ? { resourceLimits: { maxYoungGenerationSizeMb: young } } : {}),
+  });
+  worker.unref();
+  let next = 0;
+  const waiting = new Map<number, (chart: RenderedChart | null) => void>();
+  worker.on('message', (reply: { id: number; png: Uint8Array | null; alt?: string }) => {
+    waiting.get(reply.id)?.(reply.png ? { data: Buffer.from(reply.png), alt: reply.alt ?? '' } : null);
+    waiting.delete(reply.id);
+  });
+  return {
+    renderView: (view: ReportView, kind: ViewChartKind = 'main') =>
+      new Promise((resolve) => {
+        const id = ++next;
+        waiting.set(id, resolve);
+        worker.postMessage({ id, view, kind });
+      }),
+  };
+}
+
 const bot = await startBot({
+  ...(process.env.BENCH_CHARTS === 'worker' ? { charts: workerCharts() } : {}),
   env: process.env,
   logger: silentLogger(),
   ...(process.env.WORK_DIR ? { workDir: process.env.WORK_DIR } : {}),

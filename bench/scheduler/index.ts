@@ -17,6 +17,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BOT_NODE_FLAGS } from '../../src/cli/startBot.js';
 import { paceLowerBoundMs } from '../../src/slack/index.js';
 
 /** Slack's rate-limit window (src/slack/rateLimits.ts). */
@@ -158,7 +159,8 @@ export async function run(args: readonly string[]): Promise<void> {
 
     const storePath = join(dir, 'store.json');
     const botProcess = await spawnUntil<{ port: number }>(
-      [join(here, 'botProcess.js')],
+      // As `npm start` runs it: with the bot's V8 flags.
+      [...BOT_NODE_FLAGS, join(here, 'botProcess.js')],
       {
         ...process.env,
         SLACK_BOT_TOKEN: 'xoxb-bench',
