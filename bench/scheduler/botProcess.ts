@@ -34,33 +34,46 @@ const sampler = setInterval(() => {
 /**
  * The bot's child processes (the chart process) are part of what it costs: their resident memory,
  * summed from /proc (Linux; 0 elsewhere), sampled every 200 ms, with the total of bot and children.
+ * RSS counts pages the two processes share (node's own code) twice; `pss` is the total with each
+ * shared page split between them (/proc/<pid>/smaps_rollup), what the pair costs the machine.
  */
-let childPeak = { children: 0, total: 0 };
+let childPeak = { children: 0, total: 0, pss: 0 };
 const childSampler = setInterval(() => {
-  const children = childrenRssMiB();
+  const pids = childPids();
+  const children = sumKb(pids, 'status', 'VmRSS') / 1024;
+  const pss = sumKb([String(process.pid), ...pids], 'smaps_rollup', 'Pss') / 1024;
   childPeak = {
     children: Math.max(childPeak.children, children),
     total: Math.max(childPeak.total, process.memoryUsage().rss / MiB + children),
+    pss: Math.max(childPeak.pss, pss),
   };
 }, 200);
 
-function childrenRssMiB(): number {
+function childPids(): string[] {
   try {
-    const tasks = readdirSync(`/proc/${process.pid}/task`);
     const pids = new Set<string>();
-    for (const task of tasks) {
+    for (const task of readdirSync(`/proc/${process.pid}/task`)) {
       const listed = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
       for (const pid of listed.split(/\s+/)) if (pid) pids.add(pid);
     }
-    let kb = 0;
-    for (const pid of pids) {
-      const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      kb += match ? Number(match[1]) : 0;
-    }
-    return kb / 1024;
+    return [...pids];
   } catch {
-    return 0;
+    return [];
   }
+}
+
+/** The sum over `pids` of a `<key>: N kB` line of /proc/<pid>/<file>; a process gone counts 0. */
+function sumKb(pids: string[], file: string, key: string): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const match = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
+      kb += match ? Number(match[1]) : 0;
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return kb;
 }
 
 const memoryLog = process.env.BENCH_MEMORY_LOG;
@@ -136,7 +149,7 @@ process.on('message', (message) => {
   if (message === 'mark') {
     loop.reset();
     peak = memory();
-    childPeak = { children: 0, total: 0 };
+    childPeak = { children: 0, total: 0, pss: 0 };
     process.send?.(peak);
   }
   if (message === 'read') {
