@@ -4,10 +4,11 @@
  * uploads files and polls jobs, so the bot hands views to this renderer instead.
  *
  * A process, not a worker thread. Skia (`@napi-rs/canvas`) is safe in worker threads, so this is
- * a choice, measured by bench/render: a worker would save little (176 against 192 MiB resident
- * after a burst of 50 digest charts; the bot thread's loop delay is the same), and a process keeps
- * what a native library can do wrong (a crash, a native leak) out of the bot: it can be killed at
- * any moment and replaced.
+ * a choice, measured by bench/render (176 against 192 MiB resident after a burst of 50 digest
+ * charts; the bot thread's loop delay is the same) and bench/scheduler (a worker in the bot was no
+ * smaller than the process, and the bursts were slower; docs/benchmarks.md, "Footprint"), and a
+ * process keeps what a native library can do wrong (a crash, a native leak) out of the bot: it can
+ * be killed at any moment and replaced.
  *
  * A child that dies or hangs fails the renders it had (the caller posts without a chart) and is
  * replaced on the next render.
