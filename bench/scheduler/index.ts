@@ -9,7 +9,8 @@
  *
  * Prints: slot → last digest posted and → last upload, against the least time the rate limits
  * allow for the calls made (`paceLowerBoundMs`; goal within 1.2×), the 429s received, the bot's
- * peak RSS (goal ≤ 400 MB) and the ack p50/p99 of the commands sent during the burst (goal p99 ≤ 100 ms).
+ * peak RSS (goal ≤ 400 MB), bot and chart process together (RSS summed, goal ≤ 256 MiB, and their
+ * PSS) and the ack p50/p99 of the commands sent during the burst (goal p99 ≤ 100 ms).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
