@@ -11,7 +11,7 @@ if (!port) throw new Error('chartWorker.js runs as a worker thread');
 const renderer = new ChartRenderer();
 port.on('message', (request: ChartRequest) => {
   renderer.renderView(request.view, request.kind).then(
-    (chart) => port.postMessage({ id: request.id, png: chart?.data ?? null }),
+    (chart) => port.postMessage({ id: request.id, png: chart?.data ?? null, alt: chart?.alt }),
     (error: unknown) => port.postMessage({ id: request.id, error: String(error) }),
   );
 });

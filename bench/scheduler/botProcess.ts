@@ -9,8 +9,11 @@
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { startBot } from '../../src/cli/startBot.js';
 import { silentLogger } from '../../src/core/index.js';
+import type { RenderedChart, ViewChartKind, ViewChartRenderer } from '../../src/render/index.js';
+import type { ReportView } from '../../src/view/index.js';
 
 const MiB = 1024 * 1024;
 const memory = () => {
@@ -31,33 +34,46 @@ const sampler = setInterval(() => {
 /**
  * The bot's child processes (the chart process) are part of what it costs: their resident memory,
  * summed from /proc (Linux; 0 elsewhere), sampled every 200 ms, with the total of bot and children.
+ * RSS counts pages the two processes share (node's own code) twice; `pss` is the total with each
+ * shared page split between them (/proc/<pid>/smaps_rollup), what the pair costs the machine.
  */
-let childPeak = { children: 0, total: 0 };
+let childPeak = { children: 0, total: 0, pss: 0 };
 const childSampler = setInterval(() => {
-  const children = childrenRssMiB();
+  const pids = childPids();
+  const children = sumKb(pids, 'status', 'VmRSS') / 1024;
+  const pss = sumKb([String(process.pid), ...pids], 'smaps_rollup', 'Pss') / 1024;
   childPeak = {
     children: Math.max(childPeak.children, children),
     total: Math.max(childPeak.total, process.memoryUsage().rss / MiB + children),
+    pss: Math.max(childPeak.pss, pss),
   };
 }, 200);
 
-function childrenRssMiB(): number {
+function childPids(): string[] {
   try {
-    const tasks = readdirSync(`/proc/${process.pid}/task`);
     const pids = new Set<string>();
-    for (const task of tasks) {
+    for (const task of readdirSync(`/proc/${process.pid}/task`)) {
       const listed = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
       for (const pid of listed.split(/\s+/)) if (pid) pids.add(pid);
     }
-    let kb = 0;
-    for (const pid of pids) {
-      const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      kb += match ? Number(match[1]) : 0;
-    }
-    return kb / 1024;
+    return [...pids];
   } catch {
-    return 0;
+    return [];
   }
+}
+
+/** The sum over `pids` of a `<key>: N kB` line of /proc/<pid>/<file>; a process gone counts 0. */
+function sumKb(pids: string[], file: string, key: string): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const match = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
+      kb += match ? Number(match[1]) : 0;
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return kb;
 }
 
 const memoryLog = process.env.BENCH_MEMORY_LOG;
@@ -91,7 +107,34 @@ function anonymousKb(): number {
   }
 }
 
+/**
+ * BENCH_CHARTS=worker draws charts in a worker thread of the bot (bench/render/chartWorker.ts)
+ * instead of the chart process, to compare memory; BENCH_CHART_YOUNG_MB limits its young generation.
+ */
+function workerCharts(): ViewChartRenderer {
+  const young = Number(process.env.BENCH_CHART_YOUNG_MB ?? 0);
+  const worker = new Worker(new URL('../render/chartWorker.js', import.meta.url), {
+    ...(young > 0 ? { resourceLimits: { maxYoungGenerationSizeMb: young } } : {}),
+  });
+  worker.unref();
+  let next = 0;
+  const waiting = new Map<number, (chart: RenderedChart | null) => void>();
+  worker.on('message', (reply: { id: number; png: Uint8Array | null; alt?: string }) => {
+    waiting.get(reply.id)?.(reply.png ? { data: Buffer.from(reply.png), alt: reply.alt ?? '' } : null);
+    waiting.delete(reply.id);
+  });
+  return {
+    renderView: (view: ReportView, kind: ViewChartKind = 'main') =>
+      new Promise((resolve) => {
+        const id = ++next;
+        waiting.set(id, resolve);
+        worker.postMessage({ id, view, kind });
+      }),
+  };
+}
+
 const bot = await startBot({
+  ...(process.env.BENCH_CHARTS === 'worker' ? { charts: workerCharts() } : {}),
   env: process.env,
   logger: silentLogger(),
   ...(process.env.WORK_DIR ? { workDir: process.env.WORK_DIR } : {}),
@@ -106,7 +149,7 @@ process.on('message', (message) => {
   if (message === 'mark') {
     loop.reset();
     peak = memory();
-    childPeak = { children: 0, total: 0 };
+    childPeak = { children: 0, total: 0, pss: 0 };
     process.send?.(peak);
   }
   if (message === 'read') {

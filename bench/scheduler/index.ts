@@ -9,7 +9,8 @@
  *
  * Prints: slot → last digest posted and → last upload, against the least time the rate limits
  * allow for the calls made (`paceLowerBoundMs`; goal within 1.2×), the 429s received, the bot's
- * peak RSS (goal ≤ 400 MB) and the ack p50/p99 of the commands sent during the burst (goal p99 ≤ 100 ms).
+ * peak RSS (goal ≤ 400 MB), bot and chart process together (RSS summed, goal ≤ 256 MiB, and their
+ * PSS) and the ack p50/p99 of the commands sent during the burst (goal p99 ≤ 100 ms).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BOT_NODE_FLAGS } from '../../src/cli/startBot.js';
 import { paceLowerBoundMs } from '../../src/slack/index.js';
 
 /** Slack's rate-limit window (src/slack/rateLimits.ts). */
@@ -118,6 +120,12 @@ deliver:
 `;
 }
 
+/** The bot's node flags: BOT_NODE_FLAGS, or those BENCH_BOT_NODE_FLAGS says (space-separated) to compare. */
+function botNodeFlags(): readonly string[] {
+  const given = process.env.BENCH_BOT_NODE_FLAGS;
+  return given === undefined ? BOT_NODE_FLAGS : given.split(/\s+/).filter(Boolean);
+}
+
 const stop = async (child: ChildProcess) => {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
@@ -158,7 +166,8 @@ export async function run(args: readonly string[]): Promise<void> {
 
     const storePath = join(dir, 'store.json');
     const botProcess = await spawnUntil<{ port: number }>(
-      [join(here, 'botProcess.js')],
+      // As `npm start` runs it: with the bot's V8 flags (BENCH_BOT_NODE_FLAGS="…" tries others; "" none).
+      [...botNodeFlags(), join(here, 'botProcess.js')],
       {
         ...process.env,
         SLACK_BOT_TOKEN: 'xoxb-bench',
@@ -178,7 +187,9 @@ export async function run(args: readonly string[]): Promise<void> {
       (l) => l.includes('"port"'),
     );
     children.unshift(botProcess.child);
-    console.log(`bot ready in ${fmt(botProcess.seconds)} s; slot at ${slot.toISOString()}`);
+    console.log(
+      `bot (node ${botNodeFlags().join(' ') || 'without flags'}) ready in ${fmt(botProcess.seconds)} s; slot at ${slot.toISOString()}`,
+    );
     const url = `http://127.0.0.1:${botProcess.value.port}/slack/events`;
     let hook = 0;
     const send = (text: string) =>
@@ -246,7 +257,7 @@ export async function run(args: readonly string[]): Promise<void> {
     const bot = await ask<{
       peak: Memory;
       /** The chart process (the bot's children) at its peak, and the bot with its children. */
-      childPeak: { children: number; total: number };
+      childPeak: { children: number; total: number; pss: number };
       natives: string[];
       status: Record<string, string>;
       loop: { p50: number; p99: number; max: number };
@@ -276,7 +287,7 @@ export async function run(args: readonly string[]): Promise<void> {
     );
     console.log(`  429s received (all retried after Retry-After): ${limited429} ${JSON.stringify(after.rateLimited)}`);
     console.log(
-      `  bot RSS ${fmt(atSlot.rss)} MiB at the slot, peak ${fmt(bot.peak.rss)} MiB (goal ≤ 400 MB); its child processes (the chart process) peak ${fmt(bot.childPeak.children)} MiB, bot and children together peak ${fmt(bot.childPeak.total)} MiB; peaks: heap total ${fmt(bot.peak.heapTotal)} MiB, heap used ${fmt(bot.peak.heapUsed)} MiB, external ${fmt(bot.peak.external)} MiB; native addons loaded: ${bot.natives.join(', ') || 'none'}; at the end ${JSON.stringify(bot.status)}`,
+      `  bot RSS ${fmt(atSlot.rss)} MiB at the slot, peak ${fmt(bot.peak.rss)} MiB (goal ≤ 400 MB); its child processes (the chart process) peak ${fmt(bot.childPeak.children)} MiB, bot and children together peak ${fmt(bot.childPeak.total)} MiB (goal ≤ 256 MiB; PSS, shared pages counted once, ${fmt(bot.childPeak.pss)} MiB); peaks: heap total ${fmt(bot.peak.heapTotal)} MiB, heap used ${fmt(bot.peak.heapUsed)} MiB, external ${fmt(bot.peak.external)} MiB; native addons loaded: ${bot.natives.join(', ') || 'none'}; at the end ${JSON.stringify(bot.status)}`,
     );
     console.log(
       `  /pivot ack during the burst (${acks.length} commands at ${COMMAND_RATE}/s): p50 ${fmt(median(acks))} ms, p99 ${fmt(quantile(acks, 0.99))} ms, max ${fmt(Math.max(...acks))} ms (goal p99 ≤ 100 ms); bot event-loop delay p99 ${fmt(bot.loop.p99)} ms`,

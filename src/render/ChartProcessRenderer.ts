@@ -4,10 +4,11 @@
  * uploads files and polls jobs, so the bot hands views to this renderer instead.
  *
  * A process, not a worker thread. Skia (`@napi-rs/canvas`) is safe in worker threads, so this is
- * a choice, measured by bench/render: a worker would save little (176 against 192 MiB resident
- * after a burst of 50 digest charts; the bot thread's loop delay is the same), and a process keeps
- * what a native library can do wrong (a crash, a native leak) out of the bot: it can be killed at
- * any moment and replaced.
+ * a choice, measured by bench/render (176 against 192 MiB resident after a burst of 50 digest
+ * charts; the bot thread's loop delay is the same) and bench/scheduler (a worker in the bot was no
+ * smaller than the process, and the bursts were slower; docs/benchmarks.md, "Footprint"), and a
+ * process keeps what a native library can do wrong (a crash, a native leak) out of the bot: it can
+ * be killed at any moment and replaced.
  *
  * A child that dies or hangs fails the renders it had (the caller posts without a chart) and is
  * replaced on the next render.
@@ -17,6 +18,25 @@ import { fileURLToPath } from 'node:url';
 import { compiledSibling } from '../core/index.js';
 import type { ReportView } from '../view/index.js';
 import { type RenderedChart, type ViewChartKind, type ViewChartRenderer, viewMayHaveChart } from './ChartRenderer.js';
+
+/**
+ * The chart process's V8 flags. Node 22+ lets the young generation grow to 64 MiB per semi-space
+ * (128 MiB of new space); a chart's garbage is short-lived and small, so 1 MiB semi-spaces keep the
+ * process ~25 MiB smaller for scavenges that cost well under a millisecond (docs/benchmarks.md,
+ * "Footprint").
+ */
+export const CHART_PROCESS_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=1'];
+
+/**
+ * glibc malloc settings of the chart process. Each render copies the canvas's 3 MB of pixels;
+ * after such a block is freed glibc raises its mmap threshold above it, so later copies come from
+ * the heap, which fragments and keeps the pages. A fixed threshold of 128 KiB keeps big blocks in
+ * mmap (returned on free), and two arenas are enough for one drawing thread (docs/benchmarks.md).
+ */
+export const CHART_PROCESS_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+};
 
 /** A render request to the chart process. */
 export interface ChartRequest {
@@ -131,7 +151,8 @@ export class ChartProcessRenderer implements ViewChartRenderer {
     if (this.#child) return this.#child;
     const child = fork(fileURLToPath(this.#entry), [], {
       serialization: 'advanced',
-      execArgv: [],
+      execArgv: [...CHART_PROCESS_EXEC_ARGV],
+      env: { ...process.env, ...CHART_PROCESS_MALLOC_ENV },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     this.#started++;

@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { type Canvas, createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { Chart, type ChartConfiguration, registerables } from 'chart.js';
+import type { Canvas } from '@napi-rs/canvas';
+import type { Chart, ChartConfiguration } from 'chart.js';
 import type { ReportView } from '../view/index.js';
 import { buildChartConfig } from './buildChartConfig.js';
 import { type AnyChartConfig, type ChartSpec, PIXEL_RATIO } from './chartStyle.js';
@@ -36,21 +36,40 @@ export function findFontDir(start: string = dirname(fileURLToPath(import.meta.ur
   }
 }
 
-let chartJsReady = false;
+/** Skia and Chart.js, loaded on the first render (see `loadDrawing`). */
+interface Drawing {
+  createCanvas: typeof import('@napi-rs/canvas').createCanvas;
+  Chart: typeof Chart;
+}
 
-/** Registers Chart.js's controllers, our defaults and our fonts, once per process (or worker). */
-function prepareChartJs(fontDir: string | undefined): void {
-  if (chartJsReady) return;
-  const dir = fontDir ?? findFontDir();
-  for (const file of FONT_FILES) {
-    if (!GlobalFonts.registerFromPath(join(dir, file), CHART_FONT_FAMILY)) {
-      throw new Error(`chart font could not be loaded: ${join(dir, file)}`);
+let drawing: Promise<Drawing> | undefined;
+
+/**
+ * Loads Skia and Chart.js and registers Chart.js's controllers, our defaults and our fonts, once
+ * per process (or worker), on the first render: a process that imports this module but draws
+ * nothing (the bot, whose charts are drawn in the chart process) does not pay Skia's and
+ * Chart.js's memory (about 25 MiB, docs/benchmarks.md "Footprint"). A failure is not kept: the
+ * next render tries again.
+ */
+function loadDrawing(fontDir: string | undefined): Promise<Drawing> {
+  drawing ??= (async () => {
+    const [skia, chartJs] = await Promise.all([import('@napi-rs/canvas'), import('chart.js')]);
+    const dir = fontDir ?? findFontDir();
+    for (const file of FONT_FILES) {
+      if (!skia.GlobalFonts.registerFromPath(join(dir, file), CHART_FONT_FAMILY)) {
+        throw new Error(`chart font could not be loaded: ${join(dir, file)}`);
+      }
     }
-  }
-  Chart.register(...registerables);
-  Chart.defaults.font.family = `'${CHART_FONT_FAMILY}', sans-serif`;
-  Chart.defaults.color = TEXT_COLOUR;
-  chartJsReady = true;
+    const { Chart, registerables } = chartJs;
+    Chart.register(...registerables);
+    Chart.defaults.font.family = `'${CHART_FONT_FAMILY}', sans-serif`;
+    Chart.defaults.color = TEXT_COLOUR;
+    return { createCanvas: skia.createCanvas, Chart };
+  })().catch((error: unknown) => {
+    drawing = undefined;
+    throw error;
+  });
+  return drawing;
 }
 
 /**
@@ -150,13 +169,13 @@ export class ChartRenderer implements ViewChartRenderer {
   }
 
   async #renderNow(config: AnyChartConfig, width: number, height: number): Promise<Buffer> {
-    prepareChartJs(this.#fontDir);
-    const slot = this.#slot(width, height);
+    const lib = await loadDrawing(this.#fontDir);
+    const slot = this.#slot(lib, width, height);
     // Chart.js writes to the options it is given; hand it a copy.
     const options = { ...config.options, responsive: false, animation: false, devicePixelRatio: PIXEL_RATIO };
     // A chart with plugins of its own neither reuses nor is kept: a chart's plugins cannot be swapped.
     const keep = (config.plugins ?? []).length === 0;
-    this.#draw(slot, config, options as ChartConfiguration['options'], { width, height, reuse: keep });
+    this.#draw(lib, slot, config, options as ChartConfiguration['options'], { width, height, reuse: keep });
     let png: Buffer;
     try {
       png = encodeOpaquePng(slot.canvas.data(), slot.canvas.width, slot.canvas.height);
@@ -175,6 +194,7 @@ export class ChartRenderer implements ViewChartRenderer {
    * building a chart. A chart whose update throws is dropped.
    */
   #draw(
+    lib: Drawing,
     slot: SizeSlot,
     config: AnyChartConfig,
     options: ChartConfiguration['options'],
@@ -198,7 +218,7 @@ export class ChartRenderer implements ViewChartRenderer {
     slot.canvas.width = width;
     slot.canvas.height = height;
     const own = { ...config, options, plugins: [...(config.plugins ?? []), WHITE_BACKGROUND] } as ChartConfiguration;
-    slot.chart = new Chart(slot.canvas as unknown as ConstructorParameters<typeof Chart>[0], own);
+    slot.chart = new lib.Chart(slot.canvas as unknown as ConstructorParameters<typeof Chart>[0], own);
   }
 
   /** Destroys the slot's chart, if any; the canvas stays for the next chart of its size. */
@@ -214,11 +234,11 @@ export class ChartRenderer implements ViewChartRenderer {
   }
 
   /** The canvas (and kept chart) for this size. */
-  #slot(width: number, height: number): SizeSlot {
+  #slot(lib: Drawing, width: number, height: number): SizeSlot {
     const key = `${width}x${height}`;
     let slot = this.#slots.get(key);
     if (!slot) {
-      slot = { canvas: createCanvas(width, height), chart: undefined };
+      slot = { canvas: lib.createCanvas(width, height), chart: undefined };
       this.#slots.set(key, slot);
     }
     return slot;

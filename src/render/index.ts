@@ -70,6 +70,8 @@ export { deltaText, escapeMrkdwn, TONE_EMOJI } from './blocks/text.js';
 export type * from './blocks/types.js';
 export { axesByUnit, buildChartConfig, MAX_SPLIT_SERIES, type SeriesDraft } from './buildChartConfig.js';
 export {
+  CHART_PROCESS_EXEC_ARGV,
+  CHART_PROCESS_MALLOC_ENV,
   ChartProcessRenderer,
   type ChartProcessRendererOptions,
   defaultChartProcessEntry,

@@ -4,13 +4,19 @@
  * hangs fails only its own renders and is replaced.
  */
 
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { ChartProcessRenderer, ChartRenderer } from '../../../src/render/index.js';
+import {
+  CHART_PROCESS_EXEC_ARGV,
+  CHART_PROCESS_MALLOC_ENV,
+  ChartProcessRenderer,
+  ChartRenderer,
+} from '../../../src/render/index.js';
 import type { ReportView } from '../../../src/view/index.js';
 import { eventually } from '../../support/eventually.js';
 import { shareView, stackedView, timeSeriesView, topNView } from '../../support/renderFixtures.js';
@@ -92,6 +98,24 @@ describe('ChartProcessRenderer', () => {
       expect(chart?.data.equals(expected[i]?.data as Buffer)).toBe(true);
     });
     expect(forked.pending).toBe(0);
+  });
+
+  it('runs the process with its V8 flags and malloc settings (Linux: read from /proc)', async () => {
+    expect(await forked.renderView(timeSeriesView())).not.toBeNull();
+    const pid = forked.pid as number;
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    for (const flag of CHART_PROCESS_EXEC_ARGV) expect(argv).toContain(flag);
+    const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    for (const [name, value] of Object.entries(CHART_PROCESS_MALLOC_ENV)) expect(env).toContain(`${name}=${value}`);
+  });
+
+  it('leaves Skia and Chart.js unloaded in a process that imports the renderer but draws nothing', () => {
+    // The bot imports src/render (messages, tables, CSV) and draws in the chart process.
+    const script = `await import(${JSON.stringify(new URL('../../../dist/src/render/index.js', import.meta.url).href)});
+      const { readFileSync } = await import('node:fs');
+      process.stdout.write(readFileSync('/proc/self/maps', 'utf8').includes('skia') ? 'skia' : 'none');`;
+    const loaded = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(loaded).toBe('none');
   });
 
   it('refuses renders once closed', async () => {
