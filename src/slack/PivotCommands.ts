@@ -691,6 +691,6 @@ function runKeyOf(ctx: CommandContext): string | undefined {
 
 function refusal(what: string): SlackMessage {
   return noticeMessage(
-    `:no_entry: Only pivotbot admins can ${what}. Ask one of them, or an operator can add you to PIVOTBOT_ADMINS.`,
+    `:no_entry: Only pivotbot admins can ${what}. Ask one of them, or the operator who runs pivotbot can add you to its admins.`,
   );
 }

@@ -140,21 +140,41 @@ export class ModalActions {
     return {};
   }
 
+  /**
+   * The shared start of an admin's button on an answer ("Schedule this", "Watch this"): how to
+   * answer the clicker privately, and the answer's query and channel; undefined when the clicker was
+   * already told why not (not an admin, or a button from an older version).
+   */
+  private async adminClick(
+    event: ScheduleThis,
+    what: string,
+  ): Promise<{ answer: (text: string) => Promise<void>; query: string; channelId: string } | undefined> {
+    const { slack, settings } = this.deps;
+    const answer = async (text: string): Promise<void> => {
+      await (event.responseUrl
+        ? slack.respond(event.responseUrl, noticeMessage(text))
+        : slack.ephemeral(event.channelId ?? event.userId, event.userId, noticeMessage(text)));
+    };
+    if (!settings.admins.includes(event.userId)) {
+      await answer(
+        `:no_entry: Only pivotbot admins can ${what}. Ask one of them, or the operator who runs pivotbot can add you to its admins.`,
+      );
+      return undefined;
+    }
+    const query = queryOfButton(event.value);
+    if (!query || !event.channelId) {
+      await answer('That button is from an older pivotbot version; run the query again.');
+      return undefined;
+    }
+    return { answer, query, channelId: event.channelId };
+  }
+
   /** "Schedule this": refused to non-admins (as subscriptions are); otherwise the schedule modal. */
   async scheduleThis(event: ScheduleThis): Promise<void> {
     const { slack, settings } = this.deps;
-    const answer = (text: string) =>
-      event.responseUrl
-        ? slack.respond(event.responseUrl, noticeMessage(text))
-        : slack.ephemeral(event.channelId ?? event.userId, event.userId, noticeMessage(text));
-    if (!settings.admins.includes(event.userId)) {
-      return answer(
-        ':no_entry: Only pivotbot admins can schedule queries. Ask one of them, or an operator can add you to PIVOTBOT_ADMINS.',
-      );
-    }
-    const query = queryOfButton(event.value);
-    if (!query || !event.channelId)
-      return answer('That button is from an older pivotbot version; run the query again.');
+    const admitted = await this.adminClick(event, 'schedule queries');
+    if (!admitted) return;
+    const { answer, query, channelId } = admitted;
     let understood: string | undefined;
     try {
       const compiled = compileQuery(query, await this.commands.queryOptions());
@@ -167,7 +187,7 @@ export class ModalActions {
         event.triggerId,
         scheduleModalView({
           query,
-          channel: event.channelId,
+          channel: channelId,
           timezone: settings.timezone,
           ...(understood ? { understood } : {}),
         }),
@@ -181,18 +201,9 @@ export class ModalActions {
   /** "Watch this": refused to non-admins (as alerts are theirs to manage); otherwise the rule modal, prefilled. */
   async watchThis(event: ScheduleThis): Promise<void> {
     const { slack, settings } = this.deps;
-    const answer = (text: string) =>
-      event.responseUrl
-        ? slack.respond(event.responseUrl, noticeMessage(text))
-        : slack.ephemeral(event.channelId ?? event.userId, event.userId, noticeMessage(text));
-    if (!settings.admins.includes(event.userId)) {
-      return answer(
-        ':no_entry: Only pivotbot admins can save alert rules. Ask one of them, or an operator can add you to PIVOTBOT_ADMINS.',
-      );
-    }
-    const query = queryOfButton(event.value);
-    if (!query || !event.channelId)
-      return answer('That button is from an older pivotbot version; run the query again.');
+    const admitted = await this.adminClick(event, 'save alert rules');
+    if (!admitted) return;
+    const { answer, query, channelId } = admitted;
     let shape: ReturnType<typeof watchable>;
     try {
       shape = watchable(compileQuery(query, await this.commands.queryOptions()));
@@ -201,7 +212,7 @@ export class ModalActions {
     }
     if (!shape || shape.metrics.length === 0) return answer('That answer has no metric to watch.');
     const { definition, ...fields } = shape;
-    const base = { query, channel: event.channelId, timezone: settings.timezone, ...fields };
+    const base = { query, channel: channelId, timezone: settings.timezone, ...fields };
     let opened: { id: string; hash: string };
     try {
       // Opened at once (the trigger lasts 3 s); the rows and the suggestion follow in an update.
@@ -271,7 +282,7 @@ export class ModalActions {
     const meta = parseWatchMetadata(submission.privateMetadata);
     if (!meta) return { errors: { [WATCH_BLOCKS.name]: OLD_MODAL } };
     if (!settings.admins.includes(submission.userId)) {
-      return { errors: { [WATCH_BLOCKS.name]: 'Only pivotbot admins can save alert rules (PIVOTBOT_ADMINS).' } };
+      return { errors: { [WATCH_BLOCKS.name]: 'Only pivotbot admins can save alert rules: ask one of them.' } };
     }
     let shape: ReturnType<typeof watchable>;
     try {
@@ -327,7 +338,7 @@ export class ModalActions {
     const meta = parseScheduleMetadata(submission.privateMetadata);
     if (!meta) return { errors: { [SCHEDULE_BLOCKS.name]: OLD_MODAL } };
     if (!settings.admins.includes(submission.userId)) {
-      return { errors: { [SCHEDULE_BLOCKS.name]: 'Only pivotbot admins can schedule queries (PIVOTBOT_ADMINS).' } };
+      return { errors: { [SCHEDULE_BLOCKS.name]: 'Only pivotbot admins can schedule queries: ask one of them.' } };
     }
     const form = scheduleFormFromState(submission.values);
     const verdict = validateScheduleForm(form, {
