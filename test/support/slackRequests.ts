@@ -35,7 +35,15 @@ export function signedHeaders(
 
 /** POSTs a form body to the bot as Slack would, signed; returns the HTTP response. */
 export async function postSigned(url: string, body: string, options: SignedRequestOptions): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: signedHeaders(body, options), body });
+  const response = await fetch(url, { method: 'POST', headers: signedHeaders(body, options), body });
+  // Read to its end at once: a Response left unread is cancelled when collected, and Node 24's undici
+  // then throws ERR_INVALID_STATE as an uncaught error for chunks still arriving (seen under load).
+  const text = await response.text();
+  return new Response(response.status === 204 || response.status === 304 ? null : text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 export interface SlashCommand {
