@@ -333,13 +333,15 @@ export class WebApiGateway implements SlackGateway {
         }),
       { signal },
     );
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(file.data)]), file.filename);
+    // The raw bytes, which Slack's upload URL accepts as well as a multipart form. Not a FormData:
+    // undici streams a form from an async generator that can enqueue into the request's body stream
+    // after it closed, an uncaught ERR_INVALID_STATE (seen on Node 24 on a busy machine).
     let response: Response;
     try {
       response = await this.fetchImpl(String(ticket.upload_url ?? ''), {
         method: 'POST',
-        body: form,
+        headers: { 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(file.data),
         signal: withTimeout(30_000, signal),
       });
     } catch (error) {
