@@ -448,11 +448,7 @@ export function slackGatewayFor(slack: SlackConfig, logger: Logger, options: Gat
   });
 }
 
-/**
- * Reads a small answer's body to its end. Not `body.cancel()`: on Node 24 undici then enqueues the
- * chunks still arriving into the closed stream and throws ERR_INVALID_STATE as an uncaught error
- * (seen when the bot's thread was busy while the answer came in).
- */
+/** Reads a small answer's body to its end, so its connection goes back to the pool. */
 async function drain(response: Response): Promise<void> {
   await response.arrayBuffer().catch(() => undefined);
 }

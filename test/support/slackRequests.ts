@@ -36,8 +36,7 @@ export function signedHeaders(
 /** POSTs a form body to the bot as Slack would, signed; returns the HTTP response. */
 export async function postSigned(url: string, body: string, options: SignedRequestOptions): Promise<Response> {
   const response = await fetch(url, { method: 'POST', headers: signedHeaders(body, options), body });
-  // Read to its end at once: a Response left unread is cancelled when collected, and Node 24's undici
-  // then throws ERR_INVALID_STATE as an uncaught error for chunks still arriving (seen under load).
+  // Read to its end at once, so a test never leaves a Response unread.
   const text = await response.text();
   return new Response(response.status === 204 || response.status === 304 ? null : text, {
     status: response.status,
