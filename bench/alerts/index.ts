@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateRule, owedWrite, type RuleEvaluation, type RuleState } from '../../src/alerts/index.js';
 import { silentLogger } from '../../src/core/index.js';
+import { deliverTransitions, type RuleThreads } from '../../src/delivery/index.js';
 import type { ViewChartRenderer } from '../../src/render/index.js';
 import type { PivotColumn, PivotRow } from '../../src/reporting/index.js';
 import {
@@ -22,7 +23,7 @@ import {
   parseReportText,
   type ReportView,
 } from '../../src/reports/index.js';
-import { deliverTransitions, paceLowerBoundMs, type RuleThreads, slackGatewayFor } from '../../src/slack/index.js';
+import { paceLowerBoundMs, slackGatewayFor } from '../../src/slack/api/index.js';
 import { type EvaluationWrite, openStore, type Store } from '../../src/store/index.js';
 import { SlackTestServer } from '../../test/support/slackTestServer.js';
 import { fmt, median } from '../support/stats.js';

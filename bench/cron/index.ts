@@ -7,7 +7,8 @@
  * Run: npm run build && node --expose-gc dist/bench/run.js cron
  */
 import cronParser from 'cron-parser';
-import { firesBetween, nextFires, type ScheduleSpec } from '../../src/scheduler/index.js';
+import type { ScheduleSpec } from '../../src/scheduler/index.js';
+import { firesBetween, nextFires } from '../../src/time/index.js';
 import { fmt, median } from '../support/stats.js';
 
 type Timing = Pick<ScheduleSpec, 'cron' | 'timezone'> & { cron: string };

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOT_NODE_FLAGS } from '../../src/cli/startBot.js';
-import { paceLowerBoundMs } from '../../src/slack/index.js';
+import { paceLowerBoundMs } from '../../src/slack/api/index.js';
 
 /** Slack's rate-limit window (src/slack/rateLimits.ts). */
 const SLACK_WINDOW_MS = 60_000;

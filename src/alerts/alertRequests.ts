@@ -12,16 +12,14 @@ import {
   canonicalMetric,
   compileReport,
   compoundOf,
-  isoInZone,
   outputKeys,
   previousRange,
   type ReportDefinition,
   type ResolvedRange,
   resolveKey,
   ruleChange,
-  wallClock,
-  wallToEpoch,
 } from '../reports/index.js';
+import { isoInZone, wallClock, wallToEpoch } from '../time/index.js';
 
 const DAY_MS = 86_400_000;
 

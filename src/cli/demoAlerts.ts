@@ -32,7 +32,7 @@ import {
 } from '../render/index.js';
 import type { ReportingClient } from '../reporting/index.js';
 import type { LoadedReport } from '../reports/index.js';
-import { alertsOverview } from '../slack/index.js';
+import { alertsOverview } from '../slack/app/index.js';
 import type { AlertEvaluation, AlertIncident } from '../store/index.js';
 
 export interface DemoAlertsResult {

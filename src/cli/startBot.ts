@@ -3,6 +3,15 @@ import { join } from 'node:path';
 import { type Config, configSecrets, loadConfig } from '../config/index.js';
 import { createLogger, invariant, type Logger, toError } from '../core/index.js';
 import {
+  type DeliveryDeps,
+  deliverDigest,
+  deliverOwedAlerts,
+  evaluateAlertSlot,
+  postDigestFailure,
+  resumeJobs,
+} from '../delivery/index.js';
+import { withSavedQueries } from '../query/index.js';
+import {
   ChartProcessRenderer,
   defaultChartProcessEntry,
   sharedChartRenderer,
@@ -16,19 +25,8 @@ import {
   type Scheduler,
   type SlotQueue,
 } from '../scheduler/index.js';
-import {
-  type DeliveryDeps,
-  deliverDigest,
-  deliverOwedAlerts,
-  evaluateAlertSlot,
-  PivotCommands,
-  postDigestFailure,
-  type RateLimitSettings,
-  resumeJobs,
-  startSlackApp,
-  WorkQueue,
-  withSavedQueries,
-} from '../slack/index.js';
+import type { RateLimitSettings } from '../slack/api/index.js';
+import { PivotCommands, startSlackApp, WorkQueue } from '../slack/app/index.js';
 import { openStore, type ReplicaLeases, type Store } from '../store/index.js';
 import { openReporting } from './openReporting.js';
 

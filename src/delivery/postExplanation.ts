@@ -12,9 +12,9 @@ import {
   explanationMessage,
   type ViewChartRenderer,
 } from '../render/index.js';
-import { postWithImage } from '../slack/postWithImage.js';
-import type { SlackGateway } from '../slack/SlackGateway.js';
+import type { SlackGateway } from '../slack/api/index.js';
 import type { ExplainedReport } from './explainReport.js';
+import { postWithImage } from './postWithImage.js';
 
 export interface PostExplanationDeps {
   slack: SlackGateway;

@@ -2,13 +2,13 @@ import { didYouMean, editDistance, PivotbotError, suggest } from '../core/index.
 import { collectPivotProblems, findDimension, findMetric, findMetricArgument, getMetric } from '../reporting/index.js';
 import {
   type CompiledReport,
-  canonicalTimeZone,
   compileReport,
   type RangeSpec,
   type ReportDefinition,
   resolveRange,
   segments,
 } from '../reports/index.js';
+import { canonicalTimeZone } from '../time/index.js';
 import type { AdhocAst, FieldAst, Located, OrderAst, PostbacksAst, QueryAst, Span } from './ast.js';
 import { checkEnum, cleanupOf, filterOf } from './compileConditions.js';
 import { concrete } from './concreteRange.js';

@@ -1,4 +1,5 @@
-import { isTimeZone, type RangeSpec, wallClock } from '../reports/index.js';
+import type { RangeSpec } from '../reports/index.js';
+import { isTimeZone, wallClock } from '../time/index.js';
 import type { Located } from './ast.js';
 
 const DAY_MS = 86_400_000;

@@ -11,6 +11,18 @@ export { COMPARE_TERMS, GLOSSARY, type GlossaryMeaning, type GlossaryTerm, RANGE
 export { CLAUSE_WORDS, parseQuery } from './parseQuery.js';
 export { QueryError } from './QueryError.js';
 export { adhocAstOf, entityQueryOf, queryTextOf } from './queryOfDefinition.js';
+export {
+  SAVED_QUERY_PREFIX,
+  savedName,
+  savedQueriesOf,
+  savedQueryId,
+  savedQueryYaml,
+  WATCH_PREFIX,
+  watchesOf,
+  watchId,
+  withSavedQueries,
+  withSavedQueryReports,
+} from './savedQueries.js';
 export { type Token, type TokenKind, tokenize } from './tokenize.js';
 export {
   GLOSSARY_FILE,

@@ -4,6 +4,7 @@ export { type AlertChartInput, alertChartSpec, alertChartView, chartLimits } fro
 export {
   ACTION_IDS,
   ALERT_ACTION_PATTERN,
+  MODAL_ACTION_PATTERN,
   RANGE_ACTION_PATTERN,
   RANGE_BUTTONS,
   type ReportActionValue,

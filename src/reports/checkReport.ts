@@ -1,5 +1,6 @@
 import { didYouMean, PivotbotError, suggest } from '../core/index.js';
 import { collectPivotProblems, DIMENSIONS, findDimension, type PivotRequest } from '../reporting/index.js';
+import { isTimeZone } from '../time/index.js';
 import { compoundOf, ruleChange } from './alertSchema.js';
 import { MONTH_PATTERN } from './budgetSchema.js';
 import { canonicalMetric } from './canonical.js';
@@ -7,7 +8,6 @@ import { type CompiledReport, compileReport } from './compileReport.js';
 import { outputKeys, resolveKey } from './outputKeys.js';
 import type { ReportDefinition } from './schema.js';
 import { asyncable } from './toAsyncRequest.js';
-import { isTimeZone } from './zonedTime.js';
 
 /** One problem of a definition, at a path into the YAML document (`['query', 'metrics', 2]`). */
 export interface DefinitionProblem {

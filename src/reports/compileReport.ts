@@ -1,9 +1,9 @@
 import type { CampaignChannel, PivotRequest, PostbackShareRequest } from '../reporting/index.js';
+import { canonicalTimeZone } from '../time/index.js';
 import { canonicalDimension, canonicalEnumValue, canonicalMetric, type Selection } from './canonical.js';
 import { compileCleanup, compileFilter } from './compileFilter.js';
 import { type Comparison, previousRange, type RangeSpec, type ResolvedRange, resolveRange } from './resolveRange.js';
 import type { ReportDefinition } from './schema.js';
-import { canonicalTimeZone } from './zonedTime.js';
 
 export interface CompileOptions {
   now: Date;

@@ -16,7 +16,6 @@ export { type CheckOptions, checkReport, type DefinitionProblem, segments } from
 export { chooseMode, estimateRows, type ModeChoice, type ModeOptions } from './chooseMode.js';
 export { compareRows, compareTotals, delta, type JoinKeys } from './comparison.js';
 export { type CompiledReport, type CompileOptions, compileReport } from './compileReport.js';
-export { atToCron, type CronExpression, CronSyntaxError, parseCron } from './cronExpression.js';
 export { describeColumn, humanize, totalsFromRows } from './describeColumns.js';
 export { findReport } from './findReport.js';
 export {
@@ -68,6 +67,4 @@ export {
   type ReportSchedule,
   reportSchema,
 } from './schema.js';
-export { normalizeTimeZone, timeZoneProblem } from './timeZoneNames.js';
 export { asyncable, toAsyncRequest } from './toAsyncRequest.js';
-export { canonicalTimeZone, isoInZone, isTimeZone, offsetAt, wallClock, wallToEpoch } from './zonedTime.js';

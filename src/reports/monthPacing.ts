@@ -5,6 +5,7 @@
  * pacing rule both use these, so they say the same numbers.
  */
 import type { PivotRequest, PivotRow } from '../reporting/index.js';
+import { canonicalTimeZone, wallClock } from '../time/index.js';
 import { planFor } from './budgetSchema.js';
 import { compileReport } from './compileReport.js';
 import {
@@ -17,7 +18,6 @@ import {
   WEIGHT_DAYS,
 } from './forecastSpend.js';
 import type { ReportDefinition } from './schema.js';
-import { canonicalTimeZone, wallClock } from './zonedTime.js';
 
 const DAY_MS = 86_400_000;
 

@@ -7,7 +7,7 @@ import {
   startOfWallDay,
   wallClock,
   wallToEpoch,
-} from './zonedTime.js';
+} from '../time/index.js';
 
 /** A range as written: a relative name (`last_7_days`), a date, `2026-11-01..2026-11-08`, or `{ from, to }`. */
 export type RangeSpec = string | { from: string; to: string };

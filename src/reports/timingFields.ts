@@ -1,7 +1,6 @@
 /** The zod fields of a timing, shared by a report's `schedule` and an alert rule's `check`. */
 import { z } from 'zod';
-import { CronSyntaxError, parseCron } from './cronExpression.js';
-import { timeZoneProblem } from './timeZoneNames.js';
+import { CronSyntaxError, parseCron, timeZoneProblem } from '../time/index.js';
 
 /** A cron expression (5 fields, or 6 with seconds), checked field by field by `parseCron`. */
 export const cronText = z.string().superRefine((text, ctx) => {

@@ -6,7 +6,7 @@
  * @example checkPlants({ where: { countryCode: 'BR' }, metric: 'installs', factor: 0.4, days: 'yesterday' })
  */
 import { didYouMean, suggest } from '../core/index.js';
-import { DIMENSIONS } from '../reporting/catalog/index.js';
+import { DIMENSIONS } from '../reporting/index.js';
 import { DIMENSION_COLUMNS } from './sql/dimensionSql.js';
 
 /** The metrics a plant can multiply (additive ones: the ratios follow from them). */

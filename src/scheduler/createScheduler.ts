@@ -1,13 +1,12 @@
 import { type Logger, PivotbotError, toError } from '../core/index.js';
-import type { Run, RunsRepository, SchedulesRepository } from '../store/index.js';
-import { nextFires } from './fireTimes.js';
+import type { Run, RunsRepository, SchedulesRepository, SlotQueue } from '../store/index.js';
+import { nextFires } from '../time/index.js';
 import { type CatchUpOptions, planCatchUp } from './planCatchUp.js';
 import { retryAction } from './retryAction.js';
 import { parseAlertRunKey, parseRunKey, specRunKey, specRunKeyPrefix } from './runKey.js';
 import { enqueueSlot, type QueuedSlotContext, runQueuedSlot } from './runQueuedSlot.js';
 import type { GiveUp, Scheduler, SlotResult, SlotRun } from './Scheduler.js';
 import type { ScheduleList, ScheduleProblem, ScheduleSpec } from './ScheduleSpec.js';
-import type { SlotQueue } from './SlotQueue.js';
 import { type AttemptSlot, handedOverError, kindOf, type SlotAttempt, StoppedError } from './slotAttempt.js';
 import { createSlotPool } from './slotPool.js';
 

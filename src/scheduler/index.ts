@@ -1,5 +1,6 @@
 // Scheduled digests and alert evaluations: when each schedule fires (time zones, DST), which missed slots are caught up, run keys, retries, and the driver that claims and runs slots.
 
+export type { QueuedDelivery, QueuedSlot, SlotQueue } from '../store/index.js';
 export {
   createScheduler,
   type GiveUp,
@@ -10,8 +11,6 @@ export {
   type SlotRun,
 } from './createScheduler.js';
 export { DATA_CHECK_EVERY_MS, type DataWaitDecision, dataWaitAction } from './dataWaitAction.js';
-export { durationMs, formatDuration } from './durations.js';
-export { fireInstants, firesBetween, nextFires, specCron } from './fireTimes.js';
 export { listAlertSchedules, listSchedules, type ScheduleDefaults } from './listSchedules.js';
 export { type CatchUpOptions, type CatchUpPlan, ON_TIME_MS, planCatchUp } from './planCatchUp.js';
 export { type RetryDecision, retryAction } from './retryAction.js';
@@ -26,5 +25,4 @@ export {
   type ScheduleSpec,
   type WaitForData,
 } from './ScheduleSpec.js';
-export type { QueuedDelivery, QueuedSlot, SlotQueue } from './SlotQueue.js';
 export { createSlotPool, type SlotPool } from './slotPool.js';

@@ -1,14 +1,7 @@
 import { didYouMean, PivotbotError, suggest } from '../core/index.js';
-import {
-  type LoadedReport,
-  type LoadedReports,
-  normalizeTimeZone,
-  type ReportSchedule,
-  timeZoneProblem,
-} from '../reports/index.js';
+import type { LoadedReport, LoadedReports, ReportSchedule } from '../reports/index.js';
 import type { Subscription } from '../store/index.js';
-import { durationMs } from './durations.js';
-import { specCron } from './fireTimes.js';
+import { durationMs, normalizeTimeZone, specCron, timeZoneProblem } from '../time/index.js';
 import {
   DEFAULT_CATCH_UP_MS,
   DEFAULT_RETRY,

@@ -1,5 +1,4 @@
-import { formatDuration } from './durations.js';
-import { firesBetween } from './fireTimes.js';
+import { firesBetween, formatDuration } from '../time/index.js';
 import type { ScheduleSpec } from './ScheduleSpec.js';
 
 /** A slot that has not fired yet is "on time" this long after its instant; later, it is late. */

@@ -1,9 +1,8 @@
 import type { Logger } from '../core/index.js';
-import type { RunsRepository } from '../store/index.js';
+import type { QueuedDelivery, QueuedSlot, RunsRepository, SlotQueue } from '../store/index.js';
 import { retryAction } from './retryAction.js';
 import { specRunKey } from './runKey.js';
 import type { ScheduleSpec } from './ScheduleSpec.js';
-import type { QueuedDelivery, QueuedSlot, SlotQueue } from './SlotQueue.js';
 import { type AttemptSlot, handedOverError, kindOf, StoppedError } from './slotAttempt.js';
 
 /** What the replica-mode steps need of the scheduler that runs them. */

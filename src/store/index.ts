@@ -18,6 +18,7 @@ export {
   redactUrl,
   StoreUnavailableError,
 } from './postgres/index.js';
+export type { QueuedDelivery, QueuedSlot, SlotQueue } from './SlotQueue.js';
 export {
   type AsyncJobPatch,
   DEFAULT_STORE_LIMITS,

@@ -7,7 +7,7 @@ import { type RunningBot, startBot } from '../../src/cli/startBot.js';
 import { type Logger, silentLogger } from '../../src/core/index.js';
 import { ChartProcessRenderer } from '../../src/render/index.js';
 import { type Faults, type PlantInput, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import type { RateLimitSettings } from '../../src/slack/index.js';
+import type { RateLimitSettings } from '../../src/slack/api/index.js';
 import type { AsyncJob } from '../../src/store/index.js';
 import {
   blockActionBody,
@@ -28,7 +28,7 @@ export const ADMIN = 'U0ADMIN1';
  * the build that `npm test` makes before jest runs.
  */
 export function receiverThreadEntry(): URL {
-  return compiled('../../dist/src/slack/receiverThread.js');
+  return compiled('../../dist/src/slack/receiver/receiverThread.js');
 }
 
 /** The compiled chart-process entry (node runs JavaScript), from the build `npm test` makes first. */

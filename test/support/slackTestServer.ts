@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { limitFor } from '../../src/slack/rateLimits.js';
+import { limitFor } from '../../src/slack/api/rateLimits.js';
 import { WebSocketPeer } from './webSocketPeer.js';
 
 /** One Web API call as the server saw it: the method and its arguments (form or JSON, decoded). */

@@ -2,9 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
 import { didYouMean, PivotbotError, silentLogger, suggest, UserInputError } from '../../core/index.js';
-import { workspaceGlossaryOf } from '../../query/index.js';
+import { savedName, savedQueriesOf, savedQueryYaml, watchesOf, workspaceGlossaryOf } from '../../query/index.js';
 import { loadReports } from '../../reports/index.js';
-import { savedName, savedQueriesOf, savedQueryYaml, watchesOf } from '../../slack/index.js';
 import { decodeStoreText, openStore, type Subscription } from '../../store/index.js';
 import type { CliIo } from './io.js';
 

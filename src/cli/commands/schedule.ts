@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
 import { PivotbotError, UserInputError } from '../../core/index.js';
-import { findReport, isoInZone, loadReports } from '../../reports/index.js';
-import { listSchedules, nextFires, type ScheduleSpec } from '../../scheduler/index.js';
+import { findReport, loadReports } from '../../reports/index.js';
+import { listSchedules, type ScheduleSpec } from '../../scheduler/index.js';
 import { decodeStoreText, type Subscription } from '../../store/index.js';
+import { isoInZone, nextFires } from '../../time/index.js';
 import type { CliIo } from './io.js';
 
 interface ScheduleFlags {

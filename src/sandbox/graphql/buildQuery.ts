@@ -3,7 +3,7 @@
  * PivotQuery, enforcing what the schema cannot: known time zone, dimension rules, CTV field rules.
  */
 import { GraphQLError } from 'graphql';
-import { DIMENSION_RULES, getDimension } from '../../reporting/catalog/index.js';
+import { DIMENSION_RULES, getDimension } from '../../reporting/index.js';
 import type { Channel, CohortType, FieldRequest, PivotQuery } from '../sql/compileSql.js';
 import { isValidTimeZone, parseDateTimeInput } from '../sql/dateTime.js';
 import type { QualityType } from '../sql/metricSql.js';

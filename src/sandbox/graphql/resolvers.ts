@@ -4,7 +4,7 @@
  */
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { didYouMean, suggest } from '../../core/index.js';
-import { DIMENSIONS, getDimension, getMetric, METRICS } from '../../reporting/catalog/index.js';
+import { DIMENSIONS, getDimension, getMetric, METRICS } from '../../reporting/index.js';
 import type { AsyncJob, AsyncJobRunner, PivotParamsView } from '../asyncJobs.js';
 import type { SandboxDb } from '../db.js';
 import { type PostbackShareArgs, postbackShare } from '../postbackShare.js';

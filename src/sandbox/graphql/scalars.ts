@@ -1,6 +1,6 @@
 /** The spec's custom scalars: Long (serialized as a string of digits) and DateTime (ISO 8601). */
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { SCALARS } from '../../reporting/catalog/index.js';
+import { SCALARS } from '../../reporting/index.js';
 import { parseDateTimeInput } from '../sql/dateTime.js';
 
 const describe = (name: string): string => SCALARS.find((s) => s.name === name)?.description ?? name;

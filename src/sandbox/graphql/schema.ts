@@ -35,7 +35,7 @@ import {
   METRICS,
   OPERATIONS,
   OUTPUT_TYPES,
-} from '../../reporting/catalog/index.js';
+} from '../../reporting/index.js';
 import { legacyArgumentsOf } from './legacyArguments.js';
 import { DateTimeScalar, LongScalar } from './scalars.js';
 

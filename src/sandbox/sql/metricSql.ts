@@ -3,7 +3,7 @@
  * arguments as FILTER clauses), combined into the metric's value. Ratios divide safely: a zero
  * denominator gives NULL (or 0 for the spec's non-null Float! metrics), never NaN or Infinity.
  */
-import { getMetric } from '../../reporting/catalog/index.js';
+import { getMetric } from '../../reporting/index.js';
 import type { JoinName } from './joins.js';
 import type { SqlParams } from './SqlParams.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { type JobAttempt, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Logger } from '../../core/index.js';
-import type { QueuedSlot, SlotQueue } from '../../scheduler/SlotQueue.js';
+import type { QueuedSlot, SlotQueue } from '../SlotQueue.js';
 import { checkout } from './checkout.js';
 import { LOCK_CLASS, QUEUE_SETUP_LOCK_ID } from './migratePostgres.js';
 

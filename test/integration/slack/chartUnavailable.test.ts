@@ -3,8 +3,9 @@
  * out: the message goes to Slack with its numbers and says "Chart unavailable".
  */
 import { silentLogger } from '../../../src/core/index.js';
+import { postView } from '../../../src/delivery/index.js';
 import { buildChartConfig, type ViewChartRenderer } from '../../../src/render/index.js';
-import { postView, slackGatewayFor } from '../../../src/slack/index.js';
+import { slackGatewayFor } from '../../../src/slack/api/index.js';
 import { timeSeriesView } from '../../support/renderFixtures.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 

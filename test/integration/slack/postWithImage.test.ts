@@ -4,8 +4,9 @@
  * can take its time with files as Slack does.
  */
 import { silentLogger } from '../../../src/core/index.js';
+import { postWithImage } from '../../../src/delivery/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
-import { postWithImage, SlackDeliveryError, slackGatewayFor } from '../../../src/slack/index.js';
+import { SlackDeliveryError, slackGatewayFor } from '../../../src/slack/api/index.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 
 const CHANNEL = 'C0GENERAL1';

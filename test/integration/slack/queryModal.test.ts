@@ -5,8 +5,8 @@
  * thread (the sources), and with the compiled receiver thread, where a submission's verdict
  * crosses threads before the ack.
  */
-import { QUERY_BLOCKS } from '../../../src/slack/queryModalFields.js';
-import { SCHEDULE_BLOCKS } from '../../../src/slack/scheduleModal.js';
+import { QUERY_BLOCKS } from '../../../src/slack/app/queryModalFields.js';
+import { SCHEDULE_BLOCKS } from '../../../src/slack/app/scheduleModal.js';
 import { ADMIN, receiverThreadEntry, useBotHarness } from '../../support/botHarness.js';
 
 type Values = Record<string, Record<string, unknown>>;

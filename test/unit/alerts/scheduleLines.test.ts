@@ -8,7 +8,7 @@ import {
   historyMessage,
   scheduleListMessage,
   scheduleOverview,
-} from '../../../src/slack/scheduleMessages.js';
+} from '../../../src/slack/app/screens/scheduleMessages.js';
 import type { AlertEvaluation, AlertIncident, Run } from '../../../src/store/index.js';
 
 const now = new Date('2026-11-23T09:10:00Z');

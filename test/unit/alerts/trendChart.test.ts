@@ -5,15 +5,11 @@
  */
 import { entitySeries, runRuleEvaluation, trendRequest } from '../../../src/alerts/index.js';
 import { silentLogger } from '../../../src/core/index.js';
+import { deliverTransitions, type RuleThreads } from '../../../src/delivery/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
 import type { PivotRequest, PivotResponse } from '../../../src/reporting/index.js';
 import { type LoadedReport, parseReportText, reportSchema } from '../../../src/reports/index.js';
-import {
-  deliverTransitions,
-  type RuleThreads,
-  SlackDeliveryError,
-  type SlackGateway,
-} from '../../../src/slack/index.js';
+import { SlackDeliveryError, type SlackGateway } from '../../../src/slack/api/index.js';
 import { type AlertIncident, createMemoryStore } from '../../../src/store/index.js';
 import { cpi, view } from './alertFixtures.js';
 

@@ -3,7 +3,7 @@ import { dateTimeFormat } from '../../../src/core/index.js';
 import { formatWhen } from '../../../src/render/blocks/alertMessages.js';
 import { lateNote } from '../../../src/render/blocks/digestNotices.js';
 import { isValidTimeZone } from '../../../src/sandbox/sql/dateTime.js';
-import { formatInZone } from '../../../src/slack/scheduleMessages.js';
+import { formatInZone } from '../../../src/slack/app/screens/scheduleMessages.js';
 
 const at = new Date('2026-11-23T08:05:00Z');
 

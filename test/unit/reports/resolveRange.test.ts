@@ -1,4 +1,5 @@
-import { previousRange, RangeSpecError, resolveRange, wallToEpoch } from '../../../src/reports/index.js';
+import { previousRange, RangeSpecError, resolveRange } from '../../../src/reports/index.js';
+import { wallToEpoch } from '../../../src/time/index.js';
 
 const at = (iso: string) => new Date(iso);
 const span = (spec: Parameters<typeof resolveRange>[0], zone: string, now: string) => {

@@ -1,13 +1,13 @@
 import { PivotbotError } from '../../../src/core/index.js';
 import {
   dataWaitAction,
-  durationMs,
   parseRunKey,
   planCatchUp,
   retryAction,
   runKey,
   type ScheduleSpec,
 } from '../../../src/scheduler/index.js';
+import { durationMs } from '../../../src/time/index.js';
 
 const HOUR = 3_600_000;
 const spec = (over: Partial<ScheduleSpec> = {}): ScheduleSpec => ({

@@ -1,8 +1,8 @@
 /** The one failure notice of a slot says how many tries were made, not how many were allowed. */
 import { silentLogger, UserInputError } from '../../../src/core/index.js';
+import { type DigestDeps, postDigestFailure } from '../../../src/delivery/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
 import type { ScheduleSpec } from '../../../src/scheduler/index.js';
-import { type DigestDeps, postDigestFailure } from '../../../src/slack/index.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 
 const SLOT = new Date('2026-11-20T12:00:00Z');

@@ -1,4 +1,4 @@
-import { interruptedRunAction, interruptedRunMessage, jobOfRun } from '../../../src/slack/resolveInterruptedRuns.js';
+import { interruptedRunAction, interruptedRunMessage, jobOfRun } from '../../../src/delivery/resolveInterruptedRuns.js';
 import type { AsyncJob, Run } from '../../../src/store/index.js';
 
 const at = '2026-03-01T09:00:00.000Z';

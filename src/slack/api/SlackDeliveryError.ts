@@ -1,0 +1,88 @@
+import bolt from '@slack/bolt';
+import { PivotbotError } from '../../core/index.js';
+import { PacingError } from './RatePacer.js';
+
+const { webApi } = bolt;
+
+/** A Slack call failed; `userMessage` says what a person can do about it. */
+export class SlackDeliveryError extends PivotbotError {
+  /** Slack's error string (`not_in_channel`, `ratelimited`, `http_503`…). */
+  readonly slackError: string;
+
+  constructor(
+    method: string,
+    slackError: string,
+    options: { retryable?: boolean; cause?: unknown; userMessage?: string } = {},
+  ) {
+    super(`SLACK_${slackError.toUpperCase()}`, `Slack ${method} failed: ${slackError}`, {
+      userMessage: options.userMessage ?? userMessageFor(slackError),
+      retryable: options.retryable ?? false,
+      cause: options.cause,
+      details: { method, slackError },
+    });
+    this.slackError = slackError;
+  }
+}
+
+function userMessageFor(error: string): string {
+  switch (error) {
+    case 'not_in_channel':
+      return "I'm not a member of this channel yet. Invite me with `/invite @pivotbot` and try again.";
+    case 'channel_not_found':
+      return "I can't find that channel; for a private channel, invite me first with `/invite @pivotbot`.";
+    case 'expired_trigger_id':
+    case 'invalid_trigger_id':
+      return 'Slack allows 3 seconds to open a form after a click, and that passed while pivotbot was busy; click again (or run the command again).';
+    case 'is_archived':
+      return 'That channel is archived.';
+    case 'invalid_auth':
+    case 'not_authed':
+    case 'token_revoked':
+    case 'account_inactive':
+      return "pivotbot's Slack token is not valid any more; a workspace admin needs to reinstall the app.";
+    case 'missing_scope':
+      return 'pivotbot lacks a Slack permission for this; a workspace admin needs to reinstall the app from manifest.yml.';
+    case 'ratelimited':
+    case 'pacing_timeout':
+    case 'pacing_queue_full':
+      return 'Slack is rate-limiting pivotbot right now; try again in a minute.';
+    case 'aborted':
+      return 'pivotbot stopped before this message went out; it will be sent again when pivotbot is back.';
+    default:
+      return `Slack refused the message (${error}); try again in a minute.`;
+  }
+}
+
+/**
+ * Errors Slack answers (HTTP 200, `ok: false`) that its Web API documentation calls transient,
+ * "likely due to a transient issue on our end": a scheduled delivery tries them again instead of
+ * giving up at once.
+ */
+const TRANSIENT_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
+
+/** Maps what @slack/web-api throws to a typed error. */
+export function toDeliveryError(method: string, error: unknown): SlackDeliveryError {
+  if (error instanceof SlackDeliveryError) return error;
+  if (error instanceof PacingError) {
+    const slackError = error.reason === 'aborted' ? 'aborted' : `pacing_${error.reason}`;
+    return new SlackDeliveryError(method, slackError, { retryable: error.retryable, cause: error });
+  }
+  if (error instanceof webApi.WebAPIPlatformError)
+    return new SlackDeliveryError(method, error.data.error, {
+      retryable: TRANSIENT_ERRORS.has(error.data.error),
+      cause: error,
+    });
+  if (error instanceof webApi.WebAPIRateLimitedError)
+    return new SlackDeliveryError(method, 'ratelimited', { retryable: true, cause: error });
+  if (error instanceof webApi.WebAPIHTTPError) {
+    return new SlackDeliveryError(method, `http_${error.statusCode}`, {
+      retryable: error.statusCode >= 500,
+      cause: error,
+    });
+  }
+  if (error instanceof webApi.WebAPIRequestError)
+    return new SlackDeliveryError(method, 'request_failed', { retryable: true, cause: error });
+  const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
+  if (typeof code === 'string') return new SlackDeliveryError(method, code, { cause: error });
+  return new SlackDeliveryError(method, 'unknown_error', { cause: error });
+}

@@ -1,0 +1,454 @@
+/**
+ * The `SlackGateway` over @slack/web-api's WebClient: every call paced to Slack's rate limits,
+ * 429s waited out per method, `#name` channels turned into ids where Slack takes only ids.
+ */
+import bolt from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { SlackConfig } from '../../config/index.js';
+import type { Logger } from '../../core/index.js';
+import type { SlackMessage } from '../../render/index.js';
+import { boltLogger } from './boltLogger.js';
+import { ChannelDirectory, type ChannelPage, unknownChannelError } from './ChannelDirectory.js';
+import { messagesOf, nextCursorOf, pageArgs } from './historyMessages.js';
+import { type Lane, type PacerClock, RatePacer } from './RatePacer.js';
+import { type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
+import { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';
+import type {
+  CallOptions,
+  HistoryMessage,
+  HistoryOptions,
+  MessageMetadata,
+  MethodStats,
+  OpenedView,
+  Posted,
+  SlackGateway,
+  UploadFile,
+} from './SlackGateway.js';
+import { slackApiUrlOption } from './slackApiUrl.js';
+
+const { webApi } = bolt;
+
+/** How long a call may wait for its turn before it fails as rate-limited, per lane. */
+export const MAX_WAIT_MS: Record<Lane, number> = { interactive: 60_000, scheduled: 15 * 60_000 };
+
+/** The longest wait for a `views.open` turn: Slack's trigger_id expires 3 s after the click. */
+export const TRIGGER_WAIT_MS = 2_000;
+
+/** 429s retried per call after waiting out Retry-After; then the call fails as `ratelimited`. */
+export const MAX_RATE_LIMITED_RETRIES = 8;
+
+/** What the lanes of one gateway share. */
+interface Shared {
+  pacer: RatePacer;
+  stats: Map<string, MethodStats>;
+  maxWaitMs: Record<Lane, number>;
+  /** Channel ids by `#name`, learnt from posts and `conversations.list`. */
+  channels: ChannelDirectory;
+}
+
+/** The gateway over @slack/web-api's WebClient. */
+export class WebApiGateway implements SlackGateway {
+  private readonly shared: Shared;
+  private readonly lane: Lane;
+
+  constructor(
+    private readonly client: WebClient,
+    private readonly logger: Logger,
+    private readonly fetchImpl: typeof fetch = fetch,
+    pacing: { pacer?: RatePacer; lane?: Lane; maxWaitMs?: Partial<Record<Lane, number>>; shared?: Shared } = {},
+  ) {
+    this.shared = pacing.shared ?? {
+      pacer: pacing.pacer ?? new RatePacer(),
+      stats: new Map(),
+      maxWaitMs: { ...MAX_WAIT_MS, ...pacing.maxWaitMs },
+      channels: new ChannelDirectory((cursor, signal) => this.listChannels(cursor, signal)),
+    };
+    this.lane = pacing.lane ?? 'interactive';
+  }
+
+  withLane(lane: Lane): WebApiGateway {
+    return new WebApiGateway(this.client, this.logger, this.fetchImpl, { shared: this.shared, lane });
+  }
+
+  /** Per Web API method: requests sent, 429s received and honoured, ms waited for a turn. */
+  stats(): Record<string, MethodStats> {
+    return Object.fromEntries([...this.shared.stats].map(([method, s]) => [method, { ...s }]));
+  }
+
+  /** Calls waiting for their turn under the rate limits. */
+  get queued(): number {
+    return this.shared.pacer.queued;
+  }
+
+  /** Fails every call still waiting for its turn (shutdown). */
+  close(): void {
+    this.shared.pacer.close();
+  }
+
+  async post(
+    channel: string,
+    message: SlackMessage,
+    options: CallOptions & { threadTs?: string; metadata?: MessageMetadata } = {},
+  ): Promise<Posted> {
+    const result = await this.call(
+      'chat.postMessage',
+      () =>
+        this.client.chat.postMessage({
+          channel,
+          text: message.text,
+          blocks: message.blocks as never,
+          unfurl_links: false,
+          ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+          ...(options.metadata ? { metadata: options.metadata as never } : {}),
+        }),
+      // Paced per channel by id when it is known, so `#ua-daily` and its id share one budget.
+      { channel: this.shared.channels.known(channel) ?? channel, signal: options.signal },
+    ).catch((error: unknown) => {
+      throw unknownChannelError(channel, error);
+    });
+    const id = String(result.channel ?? channel);
+    this.shared.channels.learn(channel, id);
+    return { ts: String(result.ts ?? ''), channel: id };
+  }
+
+  async update(
+    channel: string,
+    ts: string,
+    message: SlackMessage,
+    options: CallOptions & { metadata?: MessageMetadata } = {},
+  ): Promise<void> {
+    const id = await this.channelId(channel, options);
+    await this.call(
+      'chat.update',
+      () =>
+        this.client.chat.update({
+          channel: id,
+          ts,
+          text: message.text,
+          blocks: message.blocks as never,
+          ...(options.metadata ? { metadata: options.metadata as never } : {}),
+        }),
+      { signal: options.signal },
+    );
+  }
+
+  async ephemeral(channel: string, user: string, message: SlackMessage, options: CallOptions = {}): Promise<void> {
+    await this.call(
+      'chat.postEphemeral',
+      () => this.client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks as never }),
+      { signal: options.signal },
+    );
+  }
+
+  /** Not a Web API method: response_url has its own allowance (5 uses in 30 minutes), so no pacing. */
+  async respond(
+    responseUrl: string,
+    message: SlackMessage,
+    options: CallOptions & { inChannel?: boolean; replaceOriginal?: boolean } = {},
+  ): Promise<void> {
+    const body = {
+      text: message.text,
+      blocks: message.blocks,
+      response_type: options.inChannel ? 'in_channel' : 'ephemeral',
+      ...(options.replaceOriginal !== undefined ? { replace_original: options.replaceOriginal } : {}),
+    };
+    let response: Response;
+    try {
+      response = await this.fetchImpl(responseUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: withTimeout(10_000, options.signal),
+      });
+    } catch (error) {
+      throw new SlackDeliveryError('response_url', 'request_failed', { retryable: true, cause: error });
+    }
+    if (!response.ok) {
+      await drain(response);
+      throw new SlackDeliveryError('response_url', `http_${response.status}`, { retryable: response.status >= 500 });
+    }
+    await drain(response);
+  }
+
+  /**
+   * The files-upload-v2 flow by hand (what the SDK's filesUploadV2 does), so each of its Web API
+   * calls is paced and its 429s retried on their own instead of redoing the whole upload.
+   */
+  async upload(
+    channel: string,
+    files: readonly UploadFile[],
+    options: CallOptions & { threadTs?: string; comment?: string } = {},
+  ): Promise<string[]> {
+    const channelId = await this.channelId(channel, options);
+    const uploaded: Array<{ id: string; title: string }> = [];
+    for (const file of files) {
+      const id = await this.sendBytes(file, options.signal);
+      uploaded.push({ id, title: file.title ?? file.filename });
+    }
+    await this.call(
+      'files.completeUploadExternal',
+      () =>
+        this.client.files.completeUploadExternal({
+          files: uploaded as [{ id: string; title: string }],
+          channel_id: channelId,
+          ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+          ...(options.comment ? { initial_comment: options.comment } : {}),
+        } as never),
+      { signal: options.signal },
+    );
+    return uploaded.map((f) => f.id);
+  }
+
+  async uploadPrivate(file: UploadFile, options: CallOptions = {}): Promise<string> {
+    const fileId = await this.sendBytes(file, options.signal);
+    await this.call(
+      'files.completeUploadExternal',
+      () => this.client.files.completeUploadExternal({ files: [{ id: fileId, title: file.title ?? file.filename }] }),
+      { signal: options.signal },
+    );
+    return fileId;
+  }
+
+  async publishHome(
+    userId: string,
+    view: { type: 'home'; blocks: unknown[] },
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.call('views.publish', () => this.client.views.publish({ user_id: userId, view: view as never }), {
+      signal: options.signal,
+    });
+  }
+
+  async viewsOpen(triggerId: string, view: Record<string, unknown>, options: CallOptions = {}): Promise<OpenedView> {
+    const result = (await this.call(
+      'views.open',
+      () => this.client.views.open({ trigger_id: triggerId, view: view as never }),
+      // A trigger_id lives 3 s: waiting longer for a turn under the rate limits is futile.
+      { signal: options.signal, maxWaitMs: TRIGGER_WAIT_MS },
+    )) as unknown as { view?: { id?: string; hash?: string } };
+    return { id: result.view?.id ?? '', hash: result.view?.hash ?? '' };
+  }
+
+  async viewsUpdate(
+    viewId: string,
+    view: Record<string, unknown>,
+    options: CallOptions & { hash?: string } = {},
+  ): Promise<OpenedView> {
+    const result = (await this.call(
+      'views.update',
+      () =>
+        this.client.views.update({
+          view_id: viewId,
+          view: view as never,
+          ...(options.hash ? { hash: options.hash } : {}),
+        }),
+      { signal: options.signal },
+    )) as unknown as { view?: { id?: string; hash?: string } };
+    return { id: result.view?.id ?? viewId, hash: result.view?.hash ?? '' };
+  }
+
+  async history(channel: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
+    const id = await this.channelId(channel, options);
+    return this.readPages(options, (cursor) =>
+      this.call(
+        'conversations.history',
+        () => this.client.conversations.history({ channel: id, ...pageArgs(options), ...(cursor ? { cursor } : {}) }),
+        { signal: options.signal },
+      ),
+    );
+  }
+
+  async replies(channel: string, threadTs: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
+    const id = await this.channelId(channel, options);
+    return this.readPages(options, (cursor) =>
+      this.call(
+        'conversations.replies',
+        () =>
+          this.client.conversations.replies({
+            channel: id,
+            ts: threadTs,
+            ...pageArgs(options),
+            ...(cursor ? { cursor } : {}),
+          }),
+        { signal: options.signal },
+      ),
+    );
+  }
+
+  /** Reads up to `options.pages` pages, stopping after one with a message `options.until` accepts. */
+  private async readPages(
+    options: HistoryOptions,
+    readPage: (cursor: string | undefined) => Promise<unknown>,
+  ): Promise<HistoryMessage[]> {
+    const messages: HistoryMessage[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < (options.pages ?? 1); page++) {
+      const result = await readPage(cursor);
+      const read = messagesOf(result);
+      messages.push(...read);
+      cursor = nextCursorOf(result);
+      if (!cursor || (options.until && read.some(options.until))) break;
+    }
+    return messages;
+  }
+
+  async userTimeZone(userId: string, options: CallOptions = {}): Promise<string | undefined> {
+    const result = (await this.call('users.info', () => this.client.users.info({ user: userId }), {
+      signal: options.signal,
+    })) as unknown as { user?: { tz?: unknown } };
+    return typeof result.user?.tz === 'string' ? result.user.tz : undefined;
+  }
+
+  /** A channel's id: itself, or for a `#name` the id Slack has for it (see `ChannelDirectory`). */
+  channelId(channel: string, options: CallOptions = {}): Promise<string> {
+    return this.shared.channels.idOf(channel, options.signal);
+  }
+
+  /** One page of `conversations.list`: the public and private channels the bot can see. */
+  private async listChannels(cursor: string | undefined, signal: AbortSignal | undefined): Promise<ChannelPage> {
+    const page = (await this.call(
+      'conversations.list',
+      () =>
+        this.client.conversations.list({
+          types: 'public_channel,private_channel',
+          exclude_archived: true,
+          limit: 1000,
+          ...(cursor ? { cursor } : {}),
+        }),
+      { signal },
+    )) as unknown as { channels?: Array<{ id?: string; name?: string }>; response_metadata?: { next_cursor?: string } };
+    const next = page.response_metadata?.next_cursor;
+    return { channels: page.channels ?? [], ...(next ? { nextCursor: next } : {}) };
+  }
+
+  /** Gets an upload URL for one file and sends its bytes there; resolves to the file id. */
+  private async sendBytes(file: UploadFile, signal: AbortSignal | undefined): Promise<string> {
+    const ticket = await this.call(
+      'files.getUploadURLExternal',
+      () =>
+        this.client.files.getUploadURLExternal({
+          filename: file.filename,
+          length: file.data.length,
+          ...(file.altText ? { alt_txt: file.altText } : {}),
+        }),
+      { signal },
+    );
+    // The raw bytes, which Slack's upload URL accepts as well as a multipart form. Not a FormData:
+    // undici streams a form from an async generator that can enqueue into the request's body stream
+    // after it closed, an uncaught ERR_INVALID_STATE (seen on Node 24 on a busy machine).
+    let response: Response;
+    try {
+      response = await this.fetchImpl(String(ticket.upload_url ?? ''), {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(file.data),
+        signal: withTimeout(30_000, signal),
+      });
+    } catch (error) {
+      throw new SlackDeliveryError('upload', 'request_failed', { retryable: true, cause: error });
+    }
+    await drain(response);
+    if (!response.ok)
+      throw new SlackDeliveryError('upload', `http_${response.status}`, { retryable: response.status >= 500 });
+    return String(ticket.file_id ?? '');
+  }
+
+  /**
+   * Runs a Web API call when the rate limits allow it; on 429 waits out Retry-After (that method,
+   * and that channel for chat.postMessage, pause for everyone) and tries again, up to
+   * `MAX_RATE_LIMITED_RETRIES` times. Turns the SDK's errors into `SlackDeliveryError`.
+   */
+  private async call<T>(
+    method: string,
+    run: () => Promise<T>,
+    where: { channel?: string; signal?: AbortSignal | undefined; maxWaitMs?: number },
+  ): Promise<T> {
+    const stats = this.statsOf(method);
+    const deadline = this.shared.pacer.now() + Math.min(this.shared.maxWaitMs[this.lane], where.maxWaitMs ?? Infinity);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        stats.waitedMs += await this.shared.pacer.acquire(method, {
+          channel: where.channel,
+          lane: this.lane,
+          signal: where.signal,
+          maxWaitMs: Math.max(0, deadline - this.shared.pacer.now()),
+        });
+        stats.calls++;
+        return await run();
+      } catch (error) {
+        if (error instanceof webApi.WebAPIRateLimitedError) {
+          stats.rateLimited++;
+          this.shared.pacer.penalize(method, where.channel, error.retryAfter * 1000);
+          if (attempt < MAX_RATE_LIMITED_RETRIES) {
+            this.logger.info(
+              { method, retryAfterSeconds: error.retryAfter, attempt: attempt + 1 },
+              'Slack answered 429',
+            );
+            continue;
+          }
+        }
+        const mapped = toDeliveryError(method, error);
+        const level = mapped.slackError === 'invalid_auth' || mapped.slackError === 'missing_scope' ? 'error' : 'warn';
+        this.logger[level]({ method, slackError: mapped.slackError }, 'Slack call failed');
+        throw mapped;
+      }
+    }
+  }
+
+  private statsOf(method: string): MethodStats {
+    let stats = this.shared.stats.get(method);
+    if (!stats) {
+      stats = { calls: 0, rateLimited: 0, waitedMs: 0 };
+      this.shared.stats.set(method, stats);
+    }
+    return stats;
+  }
+}
+
+function withTimeout(ms: number, signal: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(ms);
+  return signal ? AbortSignal.any([timeout, signal]) : timeout;
+}
+
+/** Web API retries of 5xx and network errors: bounded (4 within a minute), unlike the SDK's 30-minute default. */
+export const SLACK_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000, maxRetryTime: 60_000 };
+
+export interface GatewayOptions {
+  retry?: typeof SLACK_RETRY;
+  secrets?: readonly string[];
+  /** The rate limits to pace to (default: Slack's, per minute); tests shorten the window. */
+  rateLimits?: RateLimitSettings;
+  /** How long a call may wait for its turn, per lane (default `MAX_WAIT_MS`). */
+  maxWaitMs?: Partial<Record<Lane, number>>;
+  clock?: PacerClock;
+}
+
+/**
+ * The gateway over a Web API client with the bot token: calls paced to Slack's rate limits
+ * (`rateLimits.ts`), 429s counted and waited out per method (Retry-After) by the gateway rather
+ * than by the SDK, which would pause every call, interactive ones too; 5xx and network errors
+ * retried by the SDK, bounded (`SLACK_RETRY` unless `options.retry`); and the SDK's own log lines
+ * (when `options.secrets` is given) in our logger, scrubbed. The Slack app and `pivotbot run
+ * --post` both use it.
+ *
+ * @example const slack = slackGatewayFor(config.slack, logger); await slack.post('C123', message);
+ */
+export function slackGatewayFor(slack: SlackConfig, logger: Logger, options: GatewayOptions = {}): WebApiGateway {
+  const client = new webApi.WebClient(slack.botToken, {
+    ...(options.secrets ? { logger: boltLogger(logger, options.secrets) } : {}),
+    ...slackApiUrlOption(slack.apiUrl),
+    retryConfig: options.retry ?? SLACK_RETRY,
+    rejectRateLimitedCalls: true,
+    timeout: 30_000,
+  });
+  const pacer = new RatePacer(options.rateLimits ?? SLACK_RATE_SETTINGS, options.clock ? { clock: options.clock } : {});
+  return new WebApiGateway(client, logger, fetch, {
+    pacer,
+    ...(options.maxWaitMs ? { maxWaitMs: options.maxWaitMs } : {}),
+  });
+}
+
+/** Reads a small answer's body to its end, so its connection goes back to the pool. */
+async function drain(response: Response): Promise<void> {
+  await response.arrayBuffer().catch(() => undefined);
+}

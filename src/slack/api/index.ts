@@ -1,0 +1,16 @@
+// Slack's Web API: the SlackGateway interface and its WebClient implementation, rate-limit pacing, channel names, history matching, Slack errors.
+
+export { type BoltLogSink, boltLoggerFor, boltLogSink } from './boltLogger.js';
+export { isTopLevel } from './historyMessages.js';
+export { paceLowerBoundMs, type RateLimitSettings } from './rateLimits.js';
+export {
+  type CallOptions,
+  type HistoryMessage,
+  type MessageMetadata,
+  type Posted,
+  SlackDeliveryError,
+  type SlackGateway,
+} from './SlackGateway.js';
+export { slackApiUrlOption } from './slackApiUrl.js';
+export { verifySlackToken } from './slackIdentity.js';
+export { type GatewayOptions, SLACK_RETRY, slackGatewayFor, type WebApiGateway } from './WebApiGateway.js';

@@ -1,0 +1,153 @@
+/**
+ * Asking again in the thread: a reply under one of the bot's answers (ad-hoc, digest, alert parent)
+ * refines the query that answer ran; a DM or a mention is answered like `/pivot`. The thread is
+ * read back from Slack (its messages' metadata say which query each answer ran); nothing of it is
+ * stored.
+ */
+import { type Logger, toError } from '../../core/index.js';
+import { DIGEST_EVENT } from '../../delivery/index.js';
+import { applyFollowUp, compileQuery, entityQueryOf, queryTextOf } from '../../query/index.js';
+import { ALERT_EVENT_TYPE } from '../../render/index.js';
+import type { HistoryMessage, MessageMetadata, SlackGateway } from '../api/index.js';
+import type { BotIdentity, ConversationMessage } from '../receiver/index.js';
+import { ANSWER_EVENT, type CommandContext, type PivotCommands } from './PivotCommands.js';
+import { noticeMessage } from './screens/infoMessages.js';
+
+export interface ConversationDeps {
+  commands: PivotCommands;
+  slack: SlackGateway;
+  logger: Logger;
+  bot: BotIdentity;
+}
+
+/** Messages of a thread read at most (Slack pages of 200): a longer thread refines its last answer read. */
+const THREAD_PAGES = 5;
+
+/**
+ * Answers one message: a follow-up in its thread, a DM in the DM, a mention in a thread under it.
+ * Never throws.
+ *
+ * @example await converse({ source: 'thread', text: 'only iOS', userId, channelId, ts, threadTs }, deps)
+ */
+export async function converse(message: ConversationMessage, deps: ConversationDeps): Promise<void> {
+  const ctx: CommandContext = {
+    userId: message.userId,
+    channelId: message.channelId,
+    // A message has no trigger id: its channel and ts make its run happen once, across retries.
+    runKey: `msg:${message.channelId}:${message.ts}`,
+    inConversation: true,
+  };
+  const { commands, logger } = deps;
+  try {
+    if (message.threadTs === undefined) {
+      // A DM is answered in the DM; a mention in a thread under it.
+      return await commands.execute(message.text, {
+        ...ctx,
+        ...(message.source === 'mention' ? { threadTs: message.ts } : {}),
+      });
+    }
+    const threadCtx = { ...ctx, threadTs: message.threadTs };
+    const parent = await threadQuery(message, deps);
+    if (parent === undefined) {
+      // Not one of the bot's answers: a mention or a DM there is a new question; a mere reply is not ours to read.
+      if (message.source !== 'thread') return await commands.execute(message.text, threadCtx);
+      logger.info(
+        { channel: message.channelId, thread: message.threadTs },
+        'reply in a thread without a query: ignored',
+      );
+      return;
+    }
+    const answer = applyFollowUp(parent, message.text, await commands.queryOptions());
+    switch (answer.kind) {
+      case 'query':
+        return await commands.followUp({ ...answer, reply: message.text }, threadCtx);
+      case 'why':
+        return await commands.explainFollowUp(answer.text, threadCtx);
+      case 'unknown':
+        return await commands.tell(threadCtx, suggestionMessage(answer.message, answer.suggestions));
+    }
+  } catch (error) {
+    logger.warn({ err: toError(error), channel: message.channelId }, 'could not answer a message');
+    await commands
+      .tell(
+        { ...ctx, ...(message.threadTs ? { threadTs: message.threadTs } : {}) },
+        noticeMessage(':warning: I could not read this thread just now; try again in a minute.'),
+      )
+      .catch(() => undefined);
+  }
+}
+
+/**
+ * The query a reply in this thread refines: the latest answer before it in the thread (a chain),
+ * else the parent's (an answer's query, a digest's report, an alert's report narrowed to its
+ * entity). Undefined when the thread is not one of the bot's answers.
+ */
+async function threadQuery(message: ConversationMessage, deps: ConversationDeps): Promise<string | undefined> {
+  const threadTs = message.threadTs as string;
+  const thread = await deps.slack.replies(message.channelId, threadTs, {
+    includeAllMetadata: true,
+    limit: 200,
+    pages: THREAD_PAGES,
+  });
+  const own = (m: HistoryMessage) => isBots(m, deps.bot);
+  const parent = thread.find((m) => m.ts === threadTs);
+  // A plain reply is read only in the bot's own threads; a mention (or a DM) may also follow up
+  // on the bot's answer in a thread someone else started (the thread under a mention).
+  if (!parent || (message.source === 'thread' && !own(parent))) return undefined;
+  const latest = thread
+    .filter((m) => own(m) && m.metadata?.event_type === ANSWER_EVENT && compareTs(m.ts, message.ts) < 0)
+    .sort((a, b) => compareTs(b.ts, a.ts))[0];
+  const chained = latest && queryInAnswer(latest.metadata);
+  if (chained) return chained;
+  return own(parent) && parent.metadata ? queryOfParent(parent.metadata, deps.commands) : undefined;
+}
+
+function queryInAnswer(metadata: MessageMetadata | undefined): string | undefined {
+  const query = metadata?.event_payload.query;
+  return typeof query === 'string' && query.trim() !== '' ? query : undefined;
+}
+
+/** The query of a thread's parent from its metadata; undefined for a message that ran none. */
+async function queryOfParent(metadata: MessageMetadata, commands: PivotCommands): Promise<string | undefined> {
+  if (metadata.event_type === ANSWER_EVENT) return queryInAnswer(metadata);
+  if (metadata.event_type !== DIGEST_EVENT && metadata.event_type !== ALERT_EVENT_TYPE) return undefined;
+  const id = metadata.event_payload.report;
+  if (typeof id !== 'string') return undefined;
+  const report = await commands.report(id).catch(() => undefined);
+  if (!report) return undefined;
+  const whole = queryTextOf(report.definition) ?? `run ${report.id}`;
+  const entity = metadata.event_payload.entity;
+  if (metadata.event_type !== ALERT_EVENT_TYPE || typeof entity !== 'string') return whole;
+  const narrowed = entityQueryOf(report.definition, entity);
+  if (narrowed === undefined) return whole;
+  try {
+    compileQuery(narrowed, await commands.queryOptions());
+    return narrowed;
+  } catch {
+    return whole;
+  }
+}
+
+/** Whether the bot posted this message (by its bot id or user id; any app's post when neither is known). */
+function isBots(message: HistoryMessage, bot: BotIdentity): boolean {
+  if (bot.botId !== undefined && message.botId === bot.botId) return true;
+  if (bot.botUserId !== undefined && message.user === bot.botUserId) return true;
+  return bot.botId === undefined && bot.botUserId === undefined && message.botId !== undefined;
+}
+
+/** Slack timestamps in order (`1700000000.000100`), exactly (no floating point). */
+export function compareTs(a: string, b: string): number {
+  const [ai = '', af = ''] = a.split('.');
+  const [bi = '', bf = ''] = b.split('.');
+  if (ai.length !== bi.length) return ai.length - bi.length;
+  if (ai !== bi) return ai < bi ? -1 : 1;
+  const x = af.padEnd(6, '0');
+  const y = bf.padEnd(6, '0');
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+
+/** The answer to a reply that could not be read: why, and replies that work here (never a guessed query). */
+export function suggestionMessage(message: string, suggestions: readonly string[]) {
+  const tries = suggestions.length > 0 ? `\nTry: ${suggestions.map((s) => `\`${s}\``).join(' · ')}` : '';
+  return noticeMessage(`:grey_question: ${message}${tries}`);
+}

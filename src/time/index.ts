@@ -1,0 +1,16 @@
+// Time: IANA zones and wall clocks, cron parsing, fire times (DST rules), durations.
+
+export { CronSyntaxError, parseCron } from './cronExpression.js';
+export { durationMs, formatDuration } from './durations.js';
+export { firesBetween, nextFires, specCron } from './fireTimes.js';
+export { normalizeTimeZone, timeZoneProblem } from './timeZoneNames.js';
+export {
+  addWallDays,
+  addWallMonths,
+  canonicalTimeZone,
+  isoInZone,
+  isTimeZone,
+  startOfWallDay,
+  wallClock,
+  wallToEpoch,
+} from './zonedTime.js';
