@@ -1,7 +1,7 @@
-import { savedQueryYaml, withSavedQueryReports } from '../../../src/query/index.js';
-import { listAlertSchedules, listSchedules } from '../../../src/scheduler/index.js';
-import { suggestionTag, validateWatchForm, watchModalView } from '../../../src/slack/app/watchModal.js';
-import type { Subscription } from '../../../src/store/index.js';
+import { savedQueryYaml, withSavedQueryReports } from '../../../../src/query/index.js';
+import { listAlertSchedules, listSchedules } from '../../../../src/scheduler/index.js';
+import { suggestionTag, validateWatchForm, watchModalView } from '../../../../src/slack/app/watchModal.js';
+import type { Subscription } from '../../../../src/store/index.js';
 
 const now = new Date('2026-03-10T12:00:00Z');
 const watch: Subscription = {

@@ -1,10 +1,10 @@
-import { UserInputError } from '../../../../src/core/index.js';
-import { defaultGlossary, parseWorkspaceGlossary } from '../../../../src/query/index.js';
-import { SLACK_LIMITS, type SlackMessage } from '../../../../src/render/index.js';
-import { parseSlashCommand } from '../../../../src/slack/app/parseSlashCommand.js';
-import { helpTopicMessage } from '../../../../src/slack/app/screens/helpTopicMessage.js';
-import { helpMessage } from '../../../../src/slack/app/screens/infoMessages.js';
-import { messageText, slackLimitViolations } from '../../../support/renderLimits.js';
+import { UserInputError } from '../../../../../src/core/index.js';
+import { defaultGlossary, parseWorkspaceGlossary } from '../../../../../src/query/index.js';
+import { SLACK_LIMITS, type SlackMessage } from '../../../../../src/render/index.js';
+import { parseSlashCommand } from '../../../../../src/slack/app/parseSlashCommand.js';
+import { helpTopicMessage } from '../../../../../src/slack/app/screens/helpTopicMessage.js';
+import { helpMessage } from '../../../../../src/slack/app/screens/infoMessages.js';
+import { messageText, slackLimitViolations } from '../../../../support/renderLimits.js';
 
 const all = (message: SlackMessage) => messageText(message);
 

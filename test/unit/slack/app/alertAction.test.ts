@@ -2,12 +2,12 @@
  * An alert button click redraws every parent of the incident. A parent that is gone (deleted, or in
  * an archived channel) must not keep the others from being redrawn, nor make the click fail.
  */
-import { silentLogger } from '../../../src/core/index.js';
-import type { SlackMessage } from '../../../src/render/index.js';
-import { type LoadedReport, parseReportText } from '../../../src/reports/index.js';
-import { SlackDeliveryError, type SlackGateway } from '../../../src/slack/api/index.js';
-import { alertAction } from '../../../src/slack/app/alertActions.js';
-import { createMemoryStore } from '../../../src/store/index.js';
+import { silentLogger } from '../../../../src/core/index.js';
+import type { SlackMessage } from '../../../../src/render/index.js';
+import { type LoadedReport, parseReportText } from '../../../../src/reports/index.js';
+import { SlackDeliveryError, type SlackGateway } from '../../../../src/slack/api/index.js';
+import { alertAction } from '../../../../src/slack/app/alertActions.js';
+import { createMemoryStore } from '../../../../src/store/index.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 

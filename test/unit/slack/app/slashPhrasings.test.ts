@@ -1,4 +1,4 @@
-import { parseSlashCommand } from '../../../src/slack/app/parseSlashCommand.js';
+import { parseSlashCommand } from '../../../../src/slack/app/parseSlashCommand.js';
 
 describe('/pivot with a question in the users words', () => {
   it.each([

@@ -1,7 +1,7 @@
 /** App Home lists the latest runs across reports, as `/pivot history` lists one report's. */
-import { parseReportText } from '../../../../src/reports/index.js';
-import { homeView, recentRuns } from '../../../../src/slack/app/screens/index.js';
-import { createMemoryStore } from '../../../../src/store/index.js';
+import { parseReportText } from '../../../../../src/reports/index.js';
+import { homeView, recentRuns } from '../../../../../src/slack/app/screens/index.js';
+import { createMemoryStore } from '../../../../../src/store/index.js';
 
 describe('App Home: recent runs', () => {
   it('lists the latest runs of every report and saved query, newest first, with outcome and duration', async () => {

@@ -2,8 +2,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadReports } from '../../../src/reports/index.js';
-import { listMessage } from '../../../src/slack/app/screens/index.js';
+import { loadReports } from '../../../../../src/reports/index.js';
+import { listMessage } from '../../../../../src/slack/app/screens/index.js';
 
 describe('/pivot list', () => {
   it('lists the good reports and names the broken file, pointing to pivotbot validate', async () => {

@@ -1,8 +1,8 @@
-import { findAlertParent, parentsOf, threadUrl } from '../../../src/delivery/alertThreads.js';
-import { type LoadedReport, parseReportText } from '../../../src/reports/index.js';
-import { parseAlertClick } from '../../../src/slack/app/alertActions.js';
-import { alertsOverview } from '../../../src/slack/app/screens/alertsOverview.js';
-import type { AlertEvaluation, AlertIncident } from '../../../src/store/index.js';
+import { findAlertParent, parentsOf, threadUrl } from '../../../../src/delivery/alertThreads.js';
+import { type LoadedReport, parseReportText } from '../../../../src/reports/index.js';
+import { parseAlertClick } from '../../../../src/slack/app/alertActions.js';
+import { alertsOverview } from '../../../../src/slack/app/screens/alertsOverview.js';
+import type { AlertEvaluation, AlertIncident } from '../../../../src/store/index.js';
 
 const now = new Date('2026-11-23T12:00:00Z');
 function report(id: string, extra: string): LoadedReport {
