@@ -1,5 +1,5 @@
 /**
- * bench/cron: our fire times (`src/scheduler/fireTimes.ts`) against `cron-parser`, the parser
+ * bench/cron: our fire times (`src/time/fireTimes.ts`) against `cron-parser`, the parser
  * node-schedule uses, which the scheduler does not (docs/scheduling.md, "Why not node-schedule's
  * cron parser"). Two cases where the answers differ, then the time of the scheduler's two calls:
  * the next five fires of a weekday cron (every schedule at every wake-up) and an hour of a

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { BOT_NODE_FLAGS } from '../../src/cli/startBot.js';
 import { paceLowerBoundMs } from '../../src/slack/api/index.js';
 
-/** Slack's rate-limit window (src/slack/rateLimits.ts). */
+/** Slack's rate-limit window (src/slack/api/rateLimits.ts). */
 const SLACK_WINDOW_MS = 60_000;
 
 import { signedHeaders, slashCommandBody } from '../../test/support/slackRequests.js';

@@ -65,7 +65,7 @@ export interface StoredMessage {
 
 /**
  * Slack's rate limits, enforced: each method's calls per window (its tier in
- * src/slack/rateLimits.ts unless `perMethod` says otherwise) and chat.postMessage's calls per
+ * src/slack/api/rateLimits.ts unless `perMethod` says otherwise) and chat.postMessage's calls per
  * channel per window. A call over a limit is answered 429 with `Retry-After` (whole seconds, at
  * least 1) until the oldest call in the window leaves it, as a sliding window.
  */
