@@ -2,19 +2,14 @@
  * The incident state machine of one alert rule, as a pure function: a report's rows, the rule's
  * incidents and pending streaks in; transitions for the threads and the records to store out.
  * The scheduler's driver runs the report, calls this, stores `nextState` in one write, then posts.
+ * Each entity's step is `nextIncidentState`.
  */
-import { createHash } from 'node:crypto';
 import type { AlertRule, MonthPacing, ReportView } from '../reports/index.js';
 import type { AlertIncident, PendingBreach } from '../store/index.js';
-import type { Judgement } from './judge.js';
 import { judgeEntities } from './judgeEntities.js';
-import type { Observation, PeriodRows } from './observeEntities.js';
+import { nextIncidentState, type StepContext } from './nextIncidentState.js';
+import type { PeriodRows } from './observeEntities.js';
 import type { AlertTransition, RuleEvaluation, RuleState, SkippedEntity } from './types.js';
-
-/** A breach this soon after resolving reopens the same incident (and thread) instead of a new one. */
-export const REOPEN_WINDOW_MS = 24 * 3_600_000;
-/** Observations kept per incident (the store's default bound). */
-export const VALUES_KEPT = 50;
 
 export interface EvaluateInput {
   reportId: string;
@@ -33,25 +28,9 @@ export interface EvaluateInput {
   channel: string;
 }
 
-/** `30m`, `6h`, `1d` in milliseconds. */
-export function durationMs(text: string): number {
-  const match = /^(\d+)(m|h|d)$/.exec(text);
-  if (!match) throw new RangeError(`not a duration: ${text}`);
-  const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'm' | 'h' | 'd'];
-  return Number(match[1]) * unit;
-}
-
 /** `<report>/<rule>`: the key of a rule's evaluation record. */
 export function ruleKey(reportId: string, ruleId: string): string {
   return `${reportId}/${ruleId}`;
-}
-
-/** A stable id: the same breach evaluated twice (a retried slot) gives the same incident id. */
-export function incidentId(reportId: string, ruleId: string, entityKey: string, openedAt: string): string {
-  const hash = createHash('sha256')
-    .update(JSON.stringify([reportId, ruleId, entityKey, openedAt]))
-    .digest('hex');
-  return `inc_${hash.slice(0, 20)}`;
 }
 
 /**
@@ -67,20 +46,14 @@ export function incidentId(reportId: string, ruleId: string, entityKey: string, 
  */
 export function evaluateRule(input: EvaluateInput): RuleEvaluation {
   const { rule, reportId, now } = input;
-  const at = now.toISOString();
-  const nowMs = now.getTime();
+  const ctx: StepContext = { reportId, rule, channel: input.channel, at: now.toISOString(), nowMs: now.getTime() };
   const periods: { comparison?: PeriodRows; history?: readonly PeriodRows[]; pacing?: MonthPacing } = {};
   if (input.comparison) periods.comparison = input.comparison;
   if (input.history) periods.history = input.history;
   if (input.pacing) periods.pacing = input.pacing;
   const observed = judgeEntities(rule, input.current, periods);
 
-  const latest = new Map<string, AlertIncident>();
-  for (const incident of input.state.incidents) {
-    if (incident.ruleId !== rule.id || (incident.reportId !== undefined && incident.reportId !== reportId)) continue;
-    const seen = latest.get(incident.entityKey);
-    if (seen === undefined || incident.openedAt > seen.openedAt) latest.set(incident.entityKey, incident);
-  }
+  const latest = latestIncidents(input.state, reportId, rule);
   const previousPending = new Map((input.state.evaluation?.pending ?? []).map((p) => [p.entityKey, p]));
 
   const transitions: AlertTransition[] = [];
@@ -98,7 +71,6 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
 
   for (const { obs, judged } of entities) {
     seen.add(obs.entityKey);
-    const incident = latest.get(obs.entityKey);
     if (!('breach' in judged)) {
       skipped.push({
         entityKey: obs.entityKey,
@@ -113,112 +85,11 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
     }
     evaluated++;
     if (judged.breach) breaching++;
-    const value = obs.value as number;
-    const base = { judged, value, obs };
-
-    if (incident?.state === 'open') {
-      const next = observe(incident, base, at);
-      const snoozed = isSnoozed(incident, nowMs);
-      if (judged.breach) {
-        const told = incident.notifiedValue;
-        const lastTold = Date.parse(incident.lastNotifiedAt ?? incident.openedAt);
-        const moved =
-          told !== undefined &&
-          judged.distance(told) > 0 &&
-          judged.distance(judged.measure) >= 2 * judged.distance(told);
-        const remindAfter = rule.renotify === undefined ? undefined : durationMs(rule.renotify);
-        // A reopening that a snooze kept quiet is told once the snooze is over.
-        const untoldReopen = incident.reopenedAt !== undefined && lastTold < Date.parse(incident.reopenedAt);
-        if (untoldReopen && !snoozed) {
-          transitions.push(transition('reopen', input, tell(next, judged, at), base, incident));
-        } else if (moved && !snoozed) {
-          transitions.push(transition('bigMove', input, tell(next, judged, at), base, incident));
-        } else if (
-          remindAfter !== undefined &&
-          incident.acknowledgedAt === undefined &&
-          !snoozed &&
-          nowMs - lastTold >= remindAfter
-        ) {
-          transitions.push(transition('remind', input, tell(next, judged, at), base, incident));
-        } else {
-          changed.push(next);
-        }
-      } else if (judged.recovered) {
-        const resolved: AlertIncident = { ...next, state: 'resolved', resolvedAt: at };
-        const t = transition('resolve', input, resolved, base, incident);
-        t.durationMs = nowMs - Date.parse(t.openedAt);
-        transitions.push(t);
-      } else {
-        changed.push(next);
-      }
-      continue;
-    }
-
-    const recent =
-      incident?.state === 'resolved' &&
-      incident.resolvedAt !== undefined &&
-      nowMs - Date.parse(incident.resolvedAt) <= REOPEN_WINDOW_MS;
-    if (incident && recent) {
-      if (!judged.breach) {
-        if ((incident.streak ?? 0) > 0) changed.push({ ...incident, streak: 0, updatedAt: at, lastEvaluatedAt: at });
-        continue;
-      }
-      const streak = (incident.streak ?? 0) + 1;
-      const next = { ...observe(incident, base, at), streak };
-      if (streak < rule.consecutive) {
-        changed.push(next);
-        continue;
-      }
-      const { resolvedAt: _resolved, acknowledgedBy: _by, acknowledgedAt: _ackAt, ...rest } = next;
-      const notify = !isSnoozed(incident, nowMs);
-      const reopened: AlertIncident = {
-        ...rest,
-        state: 'open',
-        reopenedAt: at,
-        reopenCount: (incident.reopenCount ?? 0) + 1,
-      };
-      const t = transition('reopen', input, notify ? tell(reopened, judged, at) : reopened, base, incident);
-      t.notify = notify;
-      transitions.push(t);
-      continue;
-    }
-
-    if (!judged.breach) continue;
-    const before = previousPending.get(obs.entityKey);
-    const streak = (before?.streak ?? 0) + 1;
-    if (streak < rule.consecutive) {
-      pending.push({
-        entityKey: obs.entityKey,
-        entityLabel: obs.entityLabel,
-        streak,
-        since: before?.since ?? at,
-        lastValue: value,
-      });
-      continue;
-    }
-    const opened: AlertIncident = {
-      id: incidentId(reportId, rule.id, obs.entityKey, at),
-      ruleId: rule.id,
-      reportId,
-      entityKey: obs.entityKey,
-      entityLabel: obs.entityLabel,
-      state: 'open',
-      channel: input.channel,
-      values: [{ at, value }],
-      openedAt: at,
-      updatedAt: at,
-      streak,
-      lastValue: value,
-      threshold: judged.threshold,
-      lastEvaluatedAt: at,
-      lastNotifiedAt: at,
-      notifiedValue: judged.measure,
-      ...(judged.band ? { band: judged.band } : {}),
-      ...(judged.comparisonValue !== undefined ? { comparisonValue: judged.comparisonValue } : {}),
-      ...(judged.facts.kind === 'compound' ? { conditionParts: judged.facts.parts } : {}),
-      ...(judged.facts.kind === 'pacing' ? { pacing: judged.facts } : {}),
-    };
-    transitions.push(transition('open', input, opened, base, undefined));
+    const observation = { judged, value: obs.value as number, obs };
+    const step = nextIncidentState(latest.get(obs.entityKey), previousPending.get(obs.entityKey), observation, ctx);
+    if (step?.kind === 'transition') transitions.push(step.transition);
+    else if (step?.kind === 'record') changed.push(step.incident);
+    else if (step?.kind === 'pending') pending.push(step.pending);
   }
 
   // Open incidents whose entity has no row this time are left as they are, and said so.
@@ -241,7 +112,7 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
         ruleKey: ruleKey(reportId, rule.id),
         reportId,
         ruleId: rule.id,
-        lastEvaluatedAt: at,
+        lastEvaluatedAt: ctx.at,
         evaluated,
         breaching,
         skipped: skipped.length,
@@ -252,61 +123,13 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
   };
 }
 
-interface Observed {
-  judged: Judgement;
-  value: number;
-  obs: Observation;
-}
-
-/** The incident with this evaluation's value, streak and thresholds recorded. */
-function observe(incident: AlertIncident, { judged, value, obs }: Observed, at: string): AlertIncident {
-  const next: AlertIncident = {
-    ...incident,
-    entityLabel: obs.entityLabel,
-    values: [...incident.values, { at, value }].slice(-VALUES_KEPT),
-    lastValue: value,
-    threshold: judged.threshold,
-    streak: judged.breach ? (incident.streak ?? 0) + 1 : 0,
-    updatedAt: at,
-    lastEvaluatedAt: at,
-  };
-  if (judged.band) next.band = judged.band;
-  if (judged.comparisonValue !== undefined) next.comparisonValue = judged.comparisonValue;
-  if (judged.facts.kind === 'compound') next.conditionParts = judged.facts.parts;
-  if (judged.facts.kind === 'pacing') next.pacing = judged.facts;
-  return next;
-}
-
-/** Marks the incident as announced now, with this measure (large moves are measured from it). */
-function tell(incident: AlertIncident, judged: Judgement, at: string): AlertIncident {
-  return { ...incident, lastNotifiedAt: at, notifiedValue: judged.measure };
-}
-
-function isSnoozed(incident: AlertIncident, nowMs: number): boolean {
-  return incident.snoozedUntil !== undefined && Date.parse(incident.snoozedUntil) > nowMs;
-}
-
-function transition(
-  kind: AlertTransition['kind'],
-  input: EvaluateInput,
-  incident: AlertIncident,
-  { judged, value, obs }: Observed,
-  before: AlertIncident | undefined,
-): AlertTransition {
-  const t: AlertTransition = {
-    kind,
-    reportId: input.reportId,
-    ruleId: input.rule.id,
-    ruleName: input.rule.name ?? input.rule.id,
-    severity: input.rule.severity,
-    entityKey: obs.entityKey,
-    entityLabel: obs.entityLabel,
-    incident,
-    value,
-    condition: judged.facts,
-    openedAt: incident.reopenedAt ?? incident.openedAt,
-    notify: true,
-  };
-  if ((kind === 'remind' || kind === 'bigMove') && before?.lastValue !== undefined) t.previousValue = before.lastValue;
-  return t;
+/** The rule's newest incident per entity (older ones of the same entity are history). */
+function latestIncidents(state: RuleState, reportId: string, rule: AlertRule): Map<string, AlertIncident> {
+  const latest = new Map<string, AlertIncident>();
+  for (const incident of state.incidents) {
+    if (incident.ruleId !== rule.id || (incident.reportId !== undefined && incident.reportId !== reportId)) continue;
+    const seen = latest.get(incident.entityKey);
+    if (seen === undefined || incident.openedAt > seen.openedAt) latest.set(incident.entityKey, incident);
+  }
+  return latest;
 }

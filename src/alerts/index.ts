@@ -18,19 +18,12 @@ export {
   median,
 } from './anomalyScore.js';
 export { entityOwners } from './entityOwners.js';
-export {
-  durationMs,
-  type EvaluateInput,
-  evaluateRule,
-  incidentId,
-  REOPEN_WINDOW_MS,
-  ruleKey,
-  VALUES_KEPT,
-} from './evaluateRule.js';
+export { type EvaluateInput, evaluateRule, ruleKey } from './evaluateRule.js';
 export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incidentActions.js';
 export { anomalyDirection } from './judge.js';
 export { conditionRule, judgeEntities } from './judgeEntities.js';
 export { judgePacing, MIN_PACING_DAYS } from './judgePacing.js';
+export { durationMs, incidentId, REOPEN_WINDOW_MS, VALUES_KEPT } from './nextIncidentState.js';
 export {
   entitySeries,
   type Observation,

@@ -1,9 +1,10 @@
 import { suggest } from '../core/index.js';
 import { DIMENSIONS, findDimension, findMetric, METRICS } from '../reporting/index.js';
-import type { AdhocAst, ArgAst, ConditionAst, FieldAst, HavingAst, Located, QueryAst, Scalar } from './ast.js';
+import type { AdhocAst, FieldAst, QueryAst } from './ast.js';
 import { Cursor } from './Cursor.js';
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { mergePhrases } from './mergePhrases.js';
+import { located, parseArgs, parseCondition, parseHaving, parseOrder } from './parseClauses.js';
 import { parsePostbacks, parseRun } from './parseCommands.js';
 import {
   atIdFilter,
@@ -120,95 +121,103 @@ function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
     }
     if (!CLAUSES.has(word) && !PHRASING_WORDS.has(word) && word !== 'ctv' && word !== 'mobile') throw unexpected(c, t);
     c.next();
-    switch (word) {
-      case 'by':
-      case 'per': {
-        const more = parseFields(c, 'dimension', ast, g, buckets);
-        if (more.length === 0 && !atIdFilter(c, g))
-          throw c.error(c.peek(), `After "${word}", name at least one dimension: by countryCode`);
-        ast.dimensions.push(...more);
-        ast.bySpan = { start: ast.bySpan?.start ?? t.start, end: c.lastEnd() };
-        break;
-      }
-      case 'with':
-        ast.metrics.push(...parseFields(c, 'metric', ast, g, buckets));
-        break;
-      case 'where':
-        do ast.where.push(parseCondition(c));
-        while (c.peekWord() === 'and' && c.next());
-        break;
-      case 'having':
-        do ast.having.push(parseHaving(c));
-        while (c.peekWord() === 'and' && c.next());
-        break;
-      case 'top':
-      case 'bottom': {
-        const n = c.next();
-        if (n.kind !== 'number' || !/^\d+$/.test(n.text) || Number(n.text) < 1 || Number(n.text) > 10_000)
-          throw c.error(n, `${word} takes a row count between 1 and 10000: ${word} 10 by spend`);
-        ast.top = located(n, Number(n.text));
-        if (c.peekWord() === 'by') {
-          c.next();
-          ast.sort = { ...parseOrder(c), ...(word === 'bottom' ? { desc: false } : {}) };
-        } else if (word === 'bottom') ast.sort = { key: located(n, ''), desc: false };
-        break;
-      }
-      case 'sort':
-      case 'order':
-      case 'sorted':
-      case 'ordered':
-        if (c.peekWord() === 'by') c.next();
-        ast.sort = parseOrder(c);
-        break;
-      case 'tz':
-      case 'timezone': {
-        const z = c.name('a time zone (America/Sao_Paulo, UTC)');
-        ast.timezone = located(z, z.text);
-        break;
-      }
-      case 'csv':
-        ast.csv = true;
-        break;
-      case 'sync':
-      case 'async':
-        ast.mode = word;
-        break;
-      case 'ctv':
-      case 'mobile':
-        ast.channel = located(t, ast.channel && ast.channel.value !== word ? 'all' : word);
-        break;
-      case 'channel': {
-        const ch = c.name('mobile, ctv or all');
-        const value = ch.text.toLowerCase();
-        if (value !== 'mobile' && value !== 'ctv' && value !== 'all')
-          throw c.error(
-            ch,
-            `channel is mobile, ctv or all, not "${ch.text}".`,
-            suggest(value, ['mobile', 'ctv', 'all']),
-          );
-        ast.channel = located(ch, value);
-        break;
-      }
-      case 'excluding':
-      case 'except':
-      case 'without':
-        parseValues(c, ast, true, g);
-        break;
-      case 'for':
-      case 'in':
-      case 'on':
-      case 'at':
-      case 'over':
-      case 'during':
-      case 'within':
-        parsePreposition(c, ast, g, t);
-        break;
-      default:
-        ast.compare = parseCompare(c, t);
-    }
+    parseKeywordClause(c, word, t, ast, g, buckets);
   }
   ast.dimensions.push(...buckets);
   return ast;
+}
+
+/** The clause a keyword opens (`by`, `where`, `top 10`, `tz`, `csv`, `for` …), its keyword `t` already read. */
+function parseKeywordClause(
+  c: Cursor,
+  word: string,
+  t: Token,
+  ast: AdhocAst,
+  g: GlossaryIndex,
+  buckets: FieldAst[],
+): void {
+  switch (word) {
+    case 'by':
+    case 'per': {
+      const more = parseFields(c, 'dimension', ast, g, buckets);
+      if (more.length === 0 && !atIdFilter(c, g))
+        throw c.error(c.peek(), `After "${word}", name at least one dimension: by countryCode`);
+      ast.dimensions.push(...more);
+      ast.bySpan = { start: ast.bySpan?.start ?? t.start, end: c.lastEnd() };
+      break;
+    }
+    case 'with':
+      ast.metrics.push(...parseFields(c, 'metric', ast, g, buckets));
+      break;
+    case 'where':
+      do ast.where.push(parseCondition(c));
+      while (c.peekWord() === 'and' && c.next());
+      break;
+    case 'having':
+      do ast.having.push(parseHaving(c));
+      while (c.peekWord() === 'and' && c.next());
+      break;
+    case 'top':
+    case 'bottom': {
+      const n = c.next();
+      if (n.kind !== 'number' || !/^\d+$/.test(n.text) || Number(n.text) < 1 || Number(n.text) > 10_000)
+        throw c.error(n, `${word} takes a row count between 1 and 10000: ${word} 10 by spend`);
+      ast.top = located(n, Number(n.text));
+      if (c.peekWord() === 'by') {
+        c.next();
+        ast.sort = { ...parseOrder(c), ...(word === 'bottom' ? { desc: false } : {}) };
+      } else if (word === 'bottom') ast.sort = { key: located(n, ''), desc: false };
+      break;
+    }
+    case 'sort':
+    case 'order':
+    case 'sorted':
+    case 'ordered':
+      if (c.peekWord() === 'by') c.next();
+      ast.sort = parseOrder(c);
+      break;
+    case 'tz':
+    case 'timezone': {
+      const z = c.name('a time zone (America/Sao_Paulo, UTC)');
+      ast.timezone = located(z, z.text);
+      break;
+    }
+    case 'csv':
+      ast.csv = true;
+      break;
+    case 'sync':
+    case 'async':
+      ast.mode = word;
+      break;
+    case 'ctv':
+    case 'mobile':
+      ast.channel = located(t, ast.channel && ast.channel.value !== word ? 'all' : word);
+      break;
+    case 'channel': {
+      const ch = c.name('mobile, ctv or all');
+      const value = ch.text.toLowerCase();
+      if (value !== 'mobile' && value !== 'ctv' && value !== 'all')
+        throw c.error(ch, `channel is mobile, ctv or all, not "${ch.text}".`, suggest(value, ['mobile', 'ctv', 'all']));
+      ast.channel = located(ch, value);
+      break;
+    }
+    case 'excluding':
+    case 'except':
+    case 'without':
+      parseValues(c, ast, true, g);
+      break;
+    case 'for':
+    case 'in':
+    case 'on':
+    case 'at':
+    case 'over':
+    case 'during':
+    case 'within':
+      parsePreposition(c, ast, g, t);
+      break;
+    default:
+      ast.compare = parseCompare(c, t);
+  }
 }
 
 /** for / in / on / over …: a range ("for last week"), an id ("for campaign 1001") or values ("in Brazil"). */
@@ -330,86 +339,6 @@ function parseFields(
   return fields;
 }
 
-function parseArgs(c: Cursor): ArgAst[] {
-  c.next();
-  const args: ArgAst[] = [];
-  while (c.peek().text !== ')') {
-    const name = c.name('an argument name (attrTouch=CLICK)');
-    c.expect('=', `Write the argument as ${name.text}=VALUE.`);
-    args.push({ name: located(name, name.text), value: value(c) });
-    if (c.peek().text === ',') c.next();
-    else if (c.peek().text !== ')') throw c.error(c.peek(), 'Expected "," or ")" after an argument.');
-  }
-  c.next();
-  return args;
-}
-
-function parseCondition(c: Cursor): ConditionAst {
-  const field = c.name('a filter field (where countryCode in (US,BR))');
-  const t = c.next();
-  const word = t.kind === 'word' ? t.text.toLowerCase() : t.text;
-  const cond = (op: ConditionAst['op'], values: Array<Located<Scalar>>): ConditionAst => ({
-    field: located(field, field.text),
-    op,
-    values,
-    start: field.start,
-    end: c.lastEnd(),
-  });
-  if (word === '=' || word === '!=') return cond(word, [value(c)]);
-  if (word === 'in') return cond('in', list(c));
-  if (word === 'not') {
-    c.expectWord('in');
-    return cond('not in', list(c));
-  }
-  throw c.error(t, `Compare ${field.text} with =, !=, in (…) or not in (…).`);
-}
-
-function list(c: Cursor): Array<Located<Scalar>> {
-  const paren = c.peek().text === '(';
-  if (paren) c.next();
-  const values = [value(c)];
-  while (c.peek().text === ',') {
-    c.next();
-    values.push(value(c));
-  }
-  if (paren) c.expect(')', 'Close the list with ")".');
-  return values;
-}
-
-function parseHaving(c: Cursor): HavingAst {
-  const metric = c.name('a metric (having impressions > 10000)');
-  const op = c.next();
-  if (op.kind !== 'op' || !['>', '>=', '<', '<='].includes(op.text))
-    throw c.error(op, `Compare ${metric.text} with >, >=, < or <=: having ${metric.text} > 1000`);
-  const n = c.next();
-  if (n.kind !== 'number') throw c.error(n, `Expected a number after ${op.text}.`);
-  return {
-    metric: located(metric, metric.text),
-    op: op.text as HavingAst['op'],
-    value: located(n, Number(n.text)),
-    start: metric.start,
-    end: n.end,
-  };
-}
-
-function parseOrder(c: Cursor): { key: Located<string>; desc?: boolean } {
-  const key = c.name('a column to sort by');
-  const order: { key: Located<string>; desc?: boolean } = { key: located(key, key.text) };
-  const dir = c.peekWord();
-  if (dir === 'asc' || dir === 'desc') {
-    c.next();
-    order.desc = dir === 'desc';
-  }
-  return order;
-}
-
-function value(c: Cursor): Located<Scalar> {
-  const t = c.next();
-  if (t.kind === 'number') return located(t, Number(t.text));
-  if (t.kind === 'word' || t.kind === 'string') return located(t, t.text);
-  throw c.error(t, `Expected a value${t.kind === 'end' ? ' at the end' : `, not "${t.text}"`}.`);
-}
-
 /** An unknown name that is a near miss of a clause word (`wher`) is a misspelled clause, not a field. */
 function looksLikeKeyword(word: string, what: 'metric' | 'dimension', g: GlossaryIndex): boolean {
   const known = what === 'metric' ? findMetric(word) : findDimension(word);
@@ -422,8 +351,4 @@ function unexpected(c: Cursor, t: Token): QueryError {
   const suggestions = t.kind === 'word' ? suggest(t.text, [...CLAUSE_WORDS, 'yesterday', 'today', 'last']) : [];
   const hint = suggestions.length > 0 ? ` Did you mean "${suggestions[0]}"?` : '';
   return c.error(t, `Unexpected "${t.text}" here.${hint}`, suggestions);
-}
-
-function located<T>(t: { start: number; end: number }, value: T): Located<T> {
-  return { value, start: t.start, end: t.end };
 }

@@ -51,7 +51,19 @@ export interface SchemaResolvers {
 
 /** Builds the schema. @example const schema = buildSandboxSchema({ operations, pivotField }); */
 export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
-  const named = new Map<string, GraphQLNamedType>([
+  const types = new SchemaTypes();
+  addCatalogTypes(types);
+  const { pivotResult, pivotTotals } = addPivotTypes(types, resolvers.pivotField);
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: () => operationFields(types, resolvers, 'query') }),
+    mutation: new GraphQLObjectType({ name: 'Mutation', fields: () => operationFields(types, resolvers, 'mutation') }),
+    types: [pivotResult, pivotTotals],
+  });
+}
+
+/** The schema's named types so far, and the catalog's type notation (`[PivotResult!]!`) read against them. */
+class SchemaTypes {
+  private readonly named = new Map<string, GraphQLNamedType>([
     ['String', GraphQLString],
     ['Int', GraphQLInt],
     ['Float', GraphQLFloat],
@@ -59,43 +71,55 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
     ['Long', LongScalar],
     ['DateTime', DateTimeScalar],
   ]);
-  const get = (name: string): GraphQLNamedType => {
-    const type = named.get(name);
-    if (type === undefined) throw new Error(`schema: unknown type ${name}`);
-    return type;
-  };
-  const parse = (notation: string): GraphQLType => {
-    const text = notation.trim();
-    if (text.endsWith('!')) return new GraphQLNonNull(parse(text.slice(0, -1)) as GraphQLNamedType);
-    if (text.startsWith('[') && text.endsWith(']')) return new GraphQLList(parse(text.slice(1, -1)));
-    return get(text);
-  };
-  const input = (notation: string): GraphQLInputType => {
-    const type = parse(notation);
+
+  set(name: string, type: GraphQLNamedType): void {
+    this.named.set(name, type);
+  }
+
+  input(notation: string): GraphQLInputType {
+    const type = this.parse(notation);
     if (!isInputType(type)) throw new Error(`schema: ${notation} is not an input type`);
     return type;
-  };
-  const output = (notation: string): GraphQLOutputType => {
-    const type = parse(notation);
+  }
+
+  output(notation: string): GraphQLOutputType {
+    const type = this.parse(notation);
     if (!isOutputType(type)) throw new Error(`schema: ${notation} is not an output type`);
     return type;
-  };
+  }
+
+  argument(def: ArgumentDef): GraphQLArgumentConfig {
+    return {
+      type: this.input(def.type),
+      description: def.description,
+      ...(def.default === undefined ? {} : { defaultValue: def.default }),
+    };
+  }
+
   /** The deprecated arguments (or input fields) the sandbox accepts beyond the catalog. */
-  const legacy = (owner: string): Record<string, GraphQLArgumentConfig> =>
-    Object.fromEntries(
+  legacy(owner: string): Record<string, GraphQLArgumentConfig> {
+    return Object.fromEntries(
       legacyArgumentsOf(owner).map((a) => [
         a.name,
-        { type: input(a.type), description: a.description, deprecationReason: a.deprecationReason },
+        { type: this.input(a.type), description: a.description, deprecationReason: a.deprecationReason },
       ]),
     );
-  const argument = (def: ArgumentDef): GraphQLArgumentConfig => ({
-    type: input(def.type),
-    description: def.description,
-    ...(def.default === undefined ? {} : { defaultValue: def.default }),
-  });
+  }
 
+  private parse(notation: string): GraphQLType {
+    const text = notation.trim();
+    if (text.endsWith('!')) return new GraphQLNonNull(this.parse(text.slice(0, -1)) as GraphQLNamedType);
+    if (text.startsWith('[') && text.endsWith(']')) return new GraphQLList(this.parse(text.slice(1, -1)));
+    const type = this.named.get(text);
+    if (type === undefined) throw new Error(`schema: unknown type ${text}`);
+    return type;
+  }
+}
+
+/** The catalog's enums, input types and output types, each with its legacy additions. */
+function addCatalogTypes(types: SchemaTypes): void {
   for (const e of ENUMS) {
-    named.set(
+    types.set(
       e.name,
       new GraphQLEnumType({
         name: e.name,
@@ -105,7 +129,7 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
     );
   }
   for (const t of INPUT_TYPES) {
-    named.set(
+    types.set(
       t.name,
       new GraphQLInputObjectType({
         name: t.name,
@@ -115,19 +139,19 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
             t.fields.map((f) => [
               f.name,
               {
-                type: input(f.type),
+                type: types.input(f.type),
                 ...(f.description === undefined ? {} : { description: f.description }),
                 ...(f.default === undefined ? {} : { defaultValue: f.default }),
               },
             ]),
           ),
-          ...legacy(t.name),
+          ...types.legacy(t.name),
         }),
       }),
     );
   }
   for (const t of OUTPUT_TYPES) {
-    named.set(
+    types.set(
       t.name,
       new GraphQLObjectType({
         name: t.name,
@@ -136,28 +160,34 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
           Object.fromEntries(
             t.fields.map((f) => [
               f.name,
-              { type: output(f.type), ...(f.description === undefined ? {} : { description: f.description }) },
+              { type: types.output(f.type), ...(f.description === undefined ? {} : { description: f.description }) },
             ]),
           ),
       }),
     );
   }
+}
 
+/** PivotResult = every dimension + every metric; PivotTotals = every metric; Pivot holds both. */
+function addPivotTypes(
+  types: SchemaTypes,
+  pivotField: Resolver,
+): { pivotResult: GraphQLObjectType; pivotTotals: GraphQLObjectType } {
   const metricFields = (withResolver: boolean): GraphQLFieldConfigMap<unknown, unknown> =>
     Object.fromEntries(
       METRICS.map((m) => [
         m.name,
         {
-          type: output(m.type),
+          type: types.output(m.type),
           description: m.description,
           args: Object.fromEntries(
             m.args.map((name) => {
               const def = getMetricArgument(name);
               if (def === undefined) throw new Error(`schema: metric ${m.name} names unknown argument ${name}`);
-              return [name, argument(def)];
+              return [name, types.argument(def)];
             }),
           ),
-          ...(withResolver ? { resolve: resolvers.pivotField } : {}),
+          ...(withResolver ? { resolve: pivotField } : {}),
         },
       ]),
     );
@@ -166,10 +196,10 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
       DIMENSIONS.map((d) => [
         d.name,
         {
-          type: output(d.type),
+          type: types.output(d.type),
           description: d.description,
-          args: Object.fromEntries(d.args.map((a) => [a.name, argument(a)])),
-          ...(withResolver ? { resolve: resolvers.pivotField } : {}),
+          args: Object.fromEntries(d.args.map((a) => [a.name, types.argument(a)])),
+          ...(withResolver ? { resolve: pivotField } : {}),
         },
       ]),
     );
@@ -196,44 +226,45 @@ export function buildSandboxSchema(resolvers: SchemaResolvers): GraphQLSchema {
     interfaces: [pivotMetrics],
     fields: () => metricFields(true),
   });
-  named.set('PivotMetrics', pivotMetrics);
-  named.set('PivotDimensions', pivotDimensions);
-  named.set('PivotResult', pivotResult);
-  named.set('PivotTotals', pivotTotals);
-  named.set(
+  types.set('PivotMetrics', pivotMetrics);
+  types.set('PivotDimensions', pivotDimensions);
+  types.set('PivotResult', pivotResult);
+  types.set('PivotTotals', pivotTotals);
+  types.set(
     'Pivot',
     new GraphQLObjectType({
       name: 'Pivot',
       description: 'a synchronous report: result rows and totals',
       fields: () => ({
-        results: { type: output('[PivotResult!]!') },
-        totals: { type: output('PivotTotals!') },
+        results: { type: types.output('[PivotResult!]!') },
+        totals: { type: types.output('PivotTotals!') },
       }),
     }),
   );
+  return { pivotResult, pivotTotals };
+}
 
-  const operationFields = (kind: 'query' | 'mutation') =>
-    Object.fromEntries(
-      OPERATIONS.filter((op) => op.kind === kind).map((op) => {
-        const resolve = resolvers.operations[op.name];
-        if (resolve === undefined) throw new Error(`schema: no resolver for operation ${op.name}`);
-        return [
-          op.name,
-          {
-            type: output(op.returns),
-            description: op.description,
-            args: { ...Object.fromEntries(op.args.map((a) => [a.name, argument(a)])), ...legacy(op.name) },
-            resolve,
-          },
-        ];
-      }),
-    );
-
-  return new GraphQLSchema({
-    query: new GraphQLObjectType({ name: 'Query', fields: () => operationFields('query') }),
-    mutation: new GraphQLObjectType({ name: 'Mutation', fields: () => operationFields('mutation') }),
-    types: [pivotResult, pivotTotals],
-  });
+/** The catalog's queries or mutations, each with its resolver and legacy arguments. */
+function operationFields(
+  types: SchemaTypes,
+  resolvers: SchemaResolvers,
+  kind: 'query' | 'mutation',
+): GraphQLFieldConfigMap<unknown, unknown> {
+  return Object.fromEntries(
+    OPERATIONS.filter((op) => op.kind === kind).map((op) => {
+      const resolve = resolvers.operations[op.name];
+      if (resolve === undefined) throw new Error(`schema: no resolver for operation ${op.name}`);
+      return [
+        op.name,
+        {
+          type: types.output(op.returns),
+          description: op.description,
+          args: { ...Object.fromEntries(op.args.map((a) => [a.name, types.argument(a)])), ...types.legacy(op.name) },
+          resolve,
+        },
+      ];
+    }),
+  );
 }
 
 /** A type's description for introspection: the catalog's text, and our note where we decided something. */

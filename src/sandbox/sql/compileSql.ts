@@ -6,8 +6,9 @@
  * `kept` applies cleanup (HAVING-like, after aggregation) and removeZeroRows; the result rows
  * (`__t = 0`) and one totals row (`__t = 1`, components summed over the kept rows) come out together.
  */
-import { type DateTimeInput, dateTimeSql, jodaToStrftime } from './dateTime.js';
-import { DIMENSION_COLUMNS, FILTER_COLUMNS } from './dimensionSql.js';
+import { type DateTimeInput, dateTimeSql } from './dateTime.js';
+import { type DimensionScope, dimensionExpr } from './dimensionExpr.js';
+import { FILTER_COLUMNS } from './dimensionSql.js';
 import { type JoinName, joinClauses } from './joins.js';
 import { type Args, LONG_METRICS, type MetricContext, metricSql, type QualityType } from './metricSql.js';
 import { SqlParams, type SqlValue } from './SqlParams.js';
@@ -64,14 +65,6 @@ const UTC_ZONES: ReadonlySet<string> = new Set([
   'Etc/Zulu',
 ]);
 const PERIOD_HOURS: Readonly<Record<string, number>> = { HOURS: 1, DAYS: 24, WEEKS: 168 };
-const TRUNC_UNIT: Readonly<Record<string, string>> = {
-  DAILY: 'day',
-  WEEKLY: 'week',
-  MONTHLY: 'month',
-  QUARTERLY: 'quarter',
-  YEARLY: 'year',
-  MILLENNIUM: 'millennium',
-};
 
 /** Cleanup fields and the metric they threshold (processedInstalls: attributed installs). */
 const CLEANUP_METRIC: Readonly<Record<string, string>> = {
@@ -151,113 +144,40 @@ function cohortTime(cohortType: CohortType | null): string {
   return 'f.ts';
 }
 
-/** Start instant of the bucket holding `t` at a granularity, in zone `z` (DST-safe: hours are cut in local time). */
-function bucketSql(granularity: string, t: string, z: string | null, fromSql: string): string {
-  if (granularity === 'NONE') return fromSql;
-  if (z === null) {
-    // UTC, the session zone: TIMESTAMPTZ truncation needs no conversion (the common, fast path).
-    const unit = granularity === 'HOURLY' ? 'hour' : TRUNC_UNIT[granularity];
-    if (unit === undefined) throw new Error(`unknown granularity ${granularity}`);
-    return `date_trunc('${unit}', ${t})`;
-  }
-  if (granularity === 'HOURLY') return `(${t} - (timezone(${z}, ${t}) - date_trunc('hour', timezone(${z}, ${t}))))`;
-  const unit = TRUNC_UNIT[granularity];
-  if (unit === undefined) throw new Error(`unknown granularity ${granularity}`);
-  return `timezone(${z}, date_trunc('${unit}', timezone(${z}, ${t})))`;
-}
-
 /** Compiles the query. @example compilePivot({ ...query, dimensions: [{ name: 'countryCode', args: {}, key: 'countryCode' }] }) */
 export function compilePivot(q: PivotQuery): CompiledPivot {
   const params = new SqlParams();
   const joins = new Set<JoinName>();
   const components = new Map<string, { alias: string; type: string }>();
-  const hours = q.cohortWindow === null ? null : q.cohortWindow.amount * (PERIOD_HOURS[q.cohortWindow.period] ?? 1);
-  const cohortWindow =
-    q.cohortType === null || hours === null
-      ? null
-      : q.cohortType === 'INSTALL'
-        ? `f.h_install <= ${params.ref(hours)}`
-        : `f.h_touch <= ${params.ref(hours)}`;
-  const ctx: MetricContext = {
-    component(aggregate, type) {
-      const found = components.get(aggregate);
-      if (found !== undefined) return found.alias;
-      const alias = `c${components.size}`;
-      components.set(aggregate, { alias, type });
-      return alias;
-    },
-    needJoin: (j) => joins.add(j),
-    qualityType: q.qualityType,
-    cohortWindow,
-    params,
-  };
+  const ctx = metricContext(q, params, joins, components);
 
   // null stands for UTC (the session zone), where no conversion is needed.
   const z = UTC_ZONES.has(q.timeZone) ? null : params.ref(q.timeZone);
-  const local = (instant: string): string => (z === null ? instant : `timezone(${z}, ${instant})`);
   const t = cohortTime(q.cohortType);
   const fromSql = dateTimeSql(q.from, q.timeZone, params);
   const toSql = dateTimeSql(q.to, q.timeZone, params);
   const dateDim = q.dimensions.find((d) => d.name === 'date');
   const defaultGranularity = q.defaultGranularity ?? 'DAILY';
   const granularity = String(dateDim?.args.granularity ?? defaultGranularity);
+  const scope: DimensionScope = {
+    params,
+    joins,
+    z,
+    t,
+    fromSql,
+    defaultGranularity,
+    granularity,
+    hasDate: dateDim !== undefined,
+    qualityType: q.qualityType,
+    siteBundleSince: q.siteBundleSince,
+  };
 
   const inner: string[] = [];
   const outer: string[] = [];
   const columns: { key: string; column: string; kind: 'dimension' | 'metric'; name: string }[] = [];
   q.dimensions.forEach((d, i) => {
     const alias = `d${i}`;
-    let expr: string;
-    let formatted = alias;
-    switch (d.name) {
-      case 'date': {
-        const g = String(d.args.granularity ?? defaultGranularity);
-        if (z !== null && TRUNC_UNIT[g] !== undefined) {
-          // Day and longer buckets group on the local wall-clock start (one zone conversion per
-          // fact row) and turn back into an instant only for the result rows.
-          expr = `date_trunc('${TRUNC_UNIT[g]}', timezone(${z}, ${t}))`;
-          formatted = `iso_tz(timezone(${z}, ${alias}), ${z})`;
-        } else {
-          expr = bucketSql(g, t, z, fromSql);
-          formatted = z === null ? `strftime(${alias}, '%Y-%m-%dT%H:%M:%S+00:00')` : `iso_tz(${alias}, ${z})`;
-        }
-        break;
-      }
-      case 'dateToStr': {
-        const format = params.ref(jodaToStrftime(String(d.args.formatString ?? 'yyyy-MM-dd')));
-        const unit = TRUNC_UNIT[granularity];
-        expr =
-          z !== null && unit !== undefined
-            ? `strftime(date_trunc('${unit}', timezone(${z}, ${t})), ${format})`
-            : `strftime(${local(bucketSql(granularity, t, z, fromSql))}, ${format})`;
-        break;
-      }
-      case 'dayOfWeek':
-        expr = `dayname(${local(t)})`;
-        break;
-      case 'timeOfDay':
-        expr = granularity === 'HOURLY' && dateDim !== undefined ? `hour(${local(t)})::INTEGER` : '0';
-        break;
-      case 'siteBundle':
-        joins.add('s');
-        expr = `CASE WHEN f.ts >= ${params.ref(q.siteBundleSince.replace('T', ' ').replace('Z', '+00'))}::TIMESTAMPTZ THEN s.bundle END`;
-        break;
-      case 'goalType':
-        joins.add('c');
-        expr = q.qualityType === 'op' ? 'c.goal_type' : 'c.contr_goal_type';
-        break;
-      case 'adUrl': {
-        const format = String(d.args.adPreviewFormat ?? 'JPEG').toLowerCase();
-        expr = `'https://cdn.sandbox.pivotbot.dev/ads/' || f.ad_id || '.' || ${params.ref(format.replace(/[^a-z]/g, ''))}`;
-        break;
-      }
-      default: {
-        const column = DIMENSION_COLUMNS[d.name];
-        if (column === undefined) throw new Error(`unknown dimension ${d.name}`);
-        for (const j of column.joins) joins.add(j);
-        expr = column.sql;
-      }
-    }
+    const { expr, formatted } = dimensionExpr(d, alias, scope);
     inner.push(`${expr} AS ${alias}`);
     outer.push(`${formatted} AS k${i}`);
     columns.push({ key: d.key, column: `k${i}`, kind: 'dimension', name: d.name });
@@ -269,21 +189,7 @@ export function compilePivot(q: PivotQuery): CompiledPivot {
     return LONG_METRICS.has(m.name) ? `(${expr})::BIGINT` : `(${expr})::DOUBLE`;
   });
 
-  const keptConds: string[] = [];
-  for (const [field, thresholds] of Object.entries(q.cleanup ?? {})) {
-    if (thresholds === null || thresholds === undefined) continue;
-    const metric = CLEANUP_METRIC[field];
-    if (metric === undefined) throw new Error(`unknown cleanup field ${field}`);
-    const expr = metricSql(metric, {}, ctx);
-    for (const [op, value] of Object.entries(thresholds)) {
-      if (value === null || value === undefined) continue;
-      const sqlOp = CLEANUP_OPS[op];
-      if (sqlOp === undefined) throw new Error(`unknown cleanup operator ${op}`);
-      const n = Number(value);
-      if (!Number.isFinite(n)) throw new Error(`cleanup ${field}.${op}: ${JSON.stringify(value)} is not a number`);
-      keptConds.push(`COALESCE(${expr}, 0) ${sqlOp} ${params.ref(n)}`);
-    }
-  }
+  const keptConds = cleanupConditions(q.cleanup, ctx);
   if (q.removeZeroRows && finals.length > 0) {
     keptConds.push(`NOT (${finals.map((f) => `COALESCE(${f}, 0) = 0`).join(' AND ')})`);
   }
@@ -322,6 +228,55 @@ SELECT ${rowSelect} FROM kept`;
   sql += `\nORDER BY __t${outer.map((_, i) => `, k${i}`).join('')}`;
   const bound = params.finish(sql);
   return { sql: bound.sql, params: bound.values, columns };
+}
+
+/** What metrics compile against: shared components (computed once in `base`), joins, quality, cohort window. */
+function metricContext(
+  q: PivotQuery,
+  params: SqlParams,
+  joins: Set<JoinName>,
+  components: Map<string, { alias: string; type: string }>,
+): MetricContext {
+  const hours = q.cohortWindow === null ? null : q.cohortWindow.amount * (PERIOD_HOURS[q.cohortWindow.period] ?? 1);
+  const cohortWindow =
+    q.cohortType === null || hours === null
+      ? null
+      : q.cohortType === 'INSTALL'
+        ? `f.h_install <= ${params.ref(hours)}`
+        : `f.h_touch <= ${params.ref(hours)}`;
+  return {
+    component(aggregate, type) {
+      const found = components.get(aggregate);
+      if (found !== undefined) return found.alias;
+      const alias = `c${components.size}`;
+      components.set(aggregate, { alias, type });
+      return alias;
+    },
+    needJoin: (j) => joins.add(j),
+    qualityType: q.qualityType,
+    cohortWindow,
+    params,
+  };
+}
+
+/** The `kept` conditions of a Cleanup input: each threshold on its metric, the value bound. */
+function cleanupConditions(cleanup: PivotQuery['cleanup'], ctx: MetricContext): string[] {
+  const conds: string[] = [];
+  for (const [field, thresholds] of Object.entries(cleanup ?? {})) {
+    if (thresholds === null || thresholds === undefined) continue;
+    const metric = CLEANUP_METRIC[field];
+    if (metric === undefined) throw new Error(`unknown cleanup field ${field}`);
+    const expr = metricSql(metric, {}, ctx);
+    for (const [op, value] of Object.entries(thresholds)) {
+      if (value === null || value === undefined) continue;
+      const sqlOp = CLEANUP_OPS[op];
+      if (sqlOp === undefined) throw new Error(`unknown cleanup operator ${op}`);
+      const n = Number(value);
+      if (!Number.isFinite(n)) throw new Error(`cleanup ${field}.${op}: ${JSON.stringify(value)} is not a number`);
+      conds.push(`COALESCE(${expr}, 0) ${sqlOp} ${ctx.params.ref(n)}`);
+    }
+  }
+  return conds;
 }
 
 /** Macros the compiled SQL uses; created once per database. */
