@@ -38,6 +38,8 @@ export interface AsyncJob {
   pivotParams: PivotParamsView;
   query: PivotQuery;
   attempts: number;
+  /** Every status the job has had, in order (tests read it: polling can miss a short state). */
+  history: AsyncStatus[];
   /** Path of the CSV once READY. */
   file: string | null;
   bytes: number;
@@ -74,12 +76,18 @@ export class AsyncJobRunner {
       pivotParams,
       query,
       attempts: 0,
+      history: ['PENDING'],
       file: null,
       bytes: 0,
     };
     this.jobs.set(job.id, job);
     this.later(() => this.enqueue(job));
     return job;
+  }
+
+  /** Every status of the job with this id, in order. */
+  history(id: string): readonly AsyncStatus[] | undefined {
+    return this.jobs.get(id)?.history.slice();
   }
 
   /** The caller's job with this id (another user's job is not found). */
@@ -109,6 +117,7 @@ export class AsyncJobRunner {
 
   private set(job: AsyncJob, status: AsyncStatus): void {
     job.status = status;
+    job.history.push(status);
     job.lastUpdated = new Date();
   }
 

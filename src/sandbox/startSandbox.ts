@@ -57,6 +57,8 @@ export interface RunningSandbox {
    */
   replaceFaults(update: Partial<Faults>): Faults;
   resetFaults(): Faults;
+  /** Every status an async pivot has had, in order; undefined for an unknown id. */
+  asyncHistory(pivotId: string): readonly string[] | undefined;
   /** The planted causes in force, with the fact rows each matched. */
   plants(): PlantsState;
   /**
@@ -187,6 +189,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         faults = mergeFaults(DEFAULT_FAULTS, {});
         return faults;
       },
+      asyncHistory: (pivotId) => jobs.history(pivotId),
       plants: () => planted.current(),
       replacePlants: (value) => planted.replace(value),
       addClient: (id, secret) => tokens.addClient(id, secret),
