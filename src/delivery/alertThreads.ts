@@ -29,7 +29,7 @@ import {
 } from '../render/index.js';
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
 import type { HistoryMessage, Posted } from '../slack/api/index.js';
-import { isTopLevel, SlackDeliveryError } from '../slack/api/index.js';
+import { isTopLevel, SlackDeliveryError, type SlackGateway } from '../slack/api/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';
 import type { DeliveryDeps } from './deliverRun.js';
 import { postWithImage } from './postWithImage.js';
@@ -134,10 +134,74 @@ export function findAlertParent(
 }
 
 /**
- * Posts the parents an open incident lacks, one per report channel, and records each right after
- * it is posted. `checkHistory`: an earlier process may have posted and died before recording,
- * so the channel's history (the parent's metadata) is read first and a found parent is recorded
- * instead of posted again.
+ * Whether an open incident may lack a parent in one of the report's channels, without asking Slack:
+ * it has none, or a channel as written is not the channel of one of its parents (a channel added,
+ * or written by `#name`: `ensureParents` compares ids).
+ */
+export function mayLackParents(channels: readonly string[], incident: AlertIncident): boolean {
+  if (incident.threadTs === undefined) return true;
+  const posted = new Set(parentsOf(incident).map((p) => p.channel));
+  return channels.some((c) => !posted.has(c));
+}
+
+/**
+ * The report channels in which the incident has no parent yet, in the order written. Each parent
+ * is matched to a channel by the channel it was posted in, never by its position: the report's
+ * channels may have been reordered, added or replaced since. A channel written by `#name` is
+ * compared by its id (`SlackGateway.channelId`); a name Slack no longer knows (renamed, archived)
+ * keeps a parent no other channel claims, so its thread is still told and not posted again.
+ */
+export async function channelsLackingParents(
+  threads: Pick<RuleThreads, 'channels' | 'signal'>,
+  incident: AlertIncident,
+  idOf: ChannelIds,
+): Promise<string[]> {
+  const unclaimed = parentsOf(incident).map((p) => p.channel);
+  const claim = (index: number) => index >= 0 && unclaimed.splice(index, 1).length > 0;
+  const inexact = threads.channels.filter((written) => !claim(unclaimed.indexOf(written)));
+  const unknown: string[] = [];
+  const lacking: string[] = [];
+  for (const written of inexact) {
+    const id = await idOf(written);
+    if (id === undefined) unknown.push(written);
+    else if (!claim(await findIndex(unclaimed, async (c) => (await idOf(c)) === id))) lacking.push(written);
+  }
+  for (const written of unknown) if (!claim(unclaimed.length > 0 ? 0 : -1)) lacking.push(written);
+  return threads.channels.filter((c) => lacking.includes(c));
+}
+
+/** A channel's id: itself, or a `#name`'s (undefined when Slack knows no such channel, or cannot say). */
+export type ChannelIds = (channel: string) => Promise<string | undefined>;
+
+/** Channel ids through the gateway, each asked once. Errors other than "no such channel" are raised. */
+export function channelIds(slack: Pick<SlackGateway, 'channelId'>, signal?: AbortSignal): ChannelIds {
+  const known = new Map<string, Promise<string | undefined>>();
+  return (channel) => {
+    if (!channel.startsWith('#')) return Promise.resolve(channel);
+    let id = known.get(channel);
+    if (!id) {
+      id = slack.channelId
+        ? slack.channelId(channel, signal ? { signal } : {}).catch((error: unknown) => {
+            if (error instanceof SlackDeliveryError && error.slackError === 'channel_not_found') return undefined;
+            throw error;
+          })
+        : Promise.resolve(undefined);
+      known.set(channel, id);
+    }
+    return id;
+  };
+}
+
+async function findIndex<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<number> {
+  for (let i = 0; i < items.length; i++) if (await test(items[i] as T)) return i;
+  return -1;
+}
+
+/**
+ * Posts the parents an open incident lacks, one in each report channel that has none
+ * (`channelsLackingParents`), and records each right after it is posted. `checkHistory`: an
+ * earlier process may have posted and died before recording, so the channel's history (the
+ * parent's metadata) is read first and a found parent is recorded instead of posted again.
  */
 export async function ensureParents(
   threads: RuleThreads,
@@ -151,12 +215,8 @@ export async function ensureParents(
   },
 ): Promise<AlertIncident> {
   let current = incident;
-  for (let index = 0; index < threads.channels.length; index++) {
-    const have = index === 0 ? current.threadTs !== undefined : (current.threads?.length ?? 0) >= index;
-    if (have) continue;
-    const written = threads.channels[index] as string;
-    // The first channel is the incident's own (an id once a parent went out); the others as written.
-    const channel = index === 0 ? current.channel : written;
+  const idOf = channelIds(deps.slack, threads.signal);
+  for (const channel of await channelsLackingParents(threads, current, idOf)) {
     const where = { incident: current.id, report: threads.report.id, rule: threads.rule.id, channel };
     let found: { ts: string; channel: string } | undefined;
     if (options.checkHistory) {
@@ -174,7 +234,8 @@ export async function ensureParents(
           { ...where, ts: earlier.ts },
           'alert parent already posted by an earlier process; recording it',
         );
-        found = { ts: earlier.ts, channel };
+        // Recorded by id when Slack can say it, as a posted parent is.
+        found = { ts: earlier.ts, channel: (await idOf(channel)) ?? channel };
       }
     }
     if (!found) {
@@ -220,9 +281,10 @@ export async function ensureParents(
       failpoint('alert-parent-posted');
       found = posted;
     }
+    // The first parent is the incident's own (`channel`/`threadTs`); the others are `threads`.
     const stored = deps.store.incidents.get(current.id) ?? current;
     current =
-      index === 0
+      stored.threadTs === undefined
         ? { ...stored, channel: found.channel, threadTs: found.ts, ...chartOf(current) }
         : {
             ...stored,

@@ -18,7 +18,14 @@ import { failpoint, toError, UserInputError } from '../core/index.js';
 import { compoundOf, findReport, type LoadedReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
 import type { AlertIncident } from '../store/index.js';
-import { deliverOwed, ensureParents, type RuleThreads, ruleRange, type ThreadDeps } from './alertThreads.js';
+import {
+  deliverOwed,
+  ensureParents,
+  mayLackParents,
+  type RuleThreads,
+  ruleRange,
+  type ThreadDeps,
+} from './alertThreads.js';
 import type { DigestDeps } from './deliverDigest.js';
 import { explainIncident, explainSettings, movedPast, postExplanation } from './index.js';
 
@@ -223,8 +230,7 @@ export async function deliverTransitions(
   const lacking = new Set<string>();
   for (const incident of store.listByReportRule(report.id, rule.id)) {
     if (incident.state !== 'open') continue;
-    const missing = incident.threadTs === undefined || (incident.threads?.length ?? 0) < channels.length - 1;
-    if (!missing) continue;
+    if (!mayLackParents(channels, incident)) continue;
     const before = countParents(incident);
     const points = options.chartPoints?.get(incident.id);
     const done = await attempt({ incident: incident.id }, async () => {
