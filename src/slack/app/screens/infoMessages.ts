@@ -4,7 +4,9 @@
  */
 import { type Block, escapeMrkdwn, type SlackMessage } from '../../../render/index.js';
 import type { FieldSpec, LoadedReport, LoadedReports, ReportSchedule } from '../../../reports/index.js';
+import { listAlertSchedules, listSchedules } from '../../../scheduler/index.js';
 import type { AsyncJob, Subscription } from '../../../store/index.js';
+import { timingText } from './scheduleMessages.js';
 
 const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text } });
 const note = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
@@ -101,12 +103,34 @@ export function showMessage(
     `*Range:* ${escapeMrkdwn(range)} · *Mode:* ${d.mode} · *Compare:* ${d.present.compare ?? 'none'}`,
     `*Schedule:* ${scheduleText(d.schedule, timezone)}${d.deliver?.channels.length ? ` → ${d.deliver.channels.join(', ')}` : ''}`,
     `*Alerts:* ${d.alerts.length === 0 ? 'none' : d.alerts.map((a) => `\`${escapeMrkdwn(a.name ?? 'rule')}\``).join(', ')}`,
-    `*Subscribed channels:* ${subscriptions.length === 0 ? 'none' : subscriptions.map((s) => `<#${s.channel}>${s.schedule ? ` (\`${s.schedule}\`)` : ''}`).join(', ')}`,
+    `*Subscribed channels:* ${subscriptions.length === 0 ? 'none' : subscriptionLines(report, subscriptions, timezone)}`,
   ].filter((line): line is string => line !== undefined);
   return message(`${d.title} (${report.id})`, [
     section(lines.join('\n').slice(0, 2900)),
     note(`Run it: \`/pivot run ${report.id}\``),
   ]);
+}
+
+/**
+ * Each subscription's channel and timing, one a line, as the scheduler runs it (`listSchedules`)
+ * and `/pivot schedule` prints it: its own `at` or `cron` (or the older `schedule`) in its zone,
+ * else the report's schedule; a watch, its rule's check; a timing that cannot run, why.
+ */
+function subscriptionLines(report: LoadedReport, subscriptions: readonly Subscription[], timezone: string): string {
+  const reports = { reports: [report], broken: [] };
+  const { schedules, problems } = listSchedules(reports, subscriptions, { timezone });
+  const checks = listAlertSchedules(reports, { timezone }).schedules;
+  const timing = (s: Subscription): string => {
+    if (s.watch !== undefined) {
+      const check = checks[0];
+      return check ? `watch, checked ${timingText(check)}` : 'watch';
+    }
+    const spec = schedules.find((x) => x.subscriptionId === s.id);
+    if (spec) return `${(s.cron ?? s.schedule ?? s.at) ? '' : 'on the report’s schedule, '}${timingText(spec)}`;
+    const problem = problems.find((p) => p.subscriptionId === s.id);
+    return `not running: ${escapeMrkdwn(problem?.message ?? 'its timing cannot run')}`;
+  };
+  return subscriptions.map((s) => `\n• <#${s.channel}> · ${timing(s)}`).join('');
 }
 
 /** `/pivot status <job>`. */
