@@ -103,7 +103,7 @@ export function showMessage(
     `*Range:* ${escapeMrkdwn(range)} · *Mode:* ${d.mode} · *Compare:* ${d.present.compare ?? 'none'}`,
     `*Schedule:* ${scheduleText(d.schedule, timezone)}${d.deliver?.channels.length ? ` → ${d.deliver.channels.join(', ')}` : ''}`,
     `*Alerts:* ${d.alerts.length === 0 ? 'none' : d.alerts.map((a) => `\`${escapeMrkdwn(a.name ?? 'rule')}\``).join(', ')}`,
-    `*Subscribed channels:* ${subscriptions.length === 0 ? 'none' : subscriptionLines(report, subscriptions, timezone)}`,
+    `*Subscribed channels:*${subscriptions.length === 0 ? ' none' : subscriptionLines(report, subscriptions, timezone)}`,
   ].filter((line): line is string => line !== undefined);
   return message(`${d.title} (${report.id})`, [
     section(lines.join('\n').slice(0, 2900)),
