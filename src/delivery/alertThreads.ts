@@ -1,38 +1,16 @@
 /**
- * Alert incidents as Slack threads: one parent per incident in each of the report's channels,
- * replies for reminders, large moves and reopenings, the parent edited on resolve, acknowledge
- * and snooze. The decisions are the alert core's (`alerts/`); this file posts what they say and
- * records where the parents landed.
+ * Alert incidents as Slack threads: one parent per incident in each of the report's channels
+ * (`alertParents.ts`: posted, found again after a restart, redrawn), replies for reminders, large
+ * moves and reopenings (`alertReplies.ts`: the incident's outbox delivered). The decisions are the
+ * alert core's (`alerts/`); this file holds what both sides share: the rule's thread facts, where an
+ * incident's parents are, and which Slack errors mean a thread is gone.
  */
-import {
-  alertMessageInput,
-  alertRequests,
-  editDone,
-  type MessageContext,
-  owesThreads,
-  replySent,
-  ruleMetricKey,
-  type TrendShape,
-  trendLimits,
-} from '../alerts/index.js';
-import { failpoint } from '../core/index.js';
-import type { SlackMessage } from '../render/index.js';
-import {
-  ALERT_EVENT_TYPE,
-  type AlertMessageInput,
-  alertChartView,
-  alertMetadata,
-  alertParentMessage,
-  alertReplyMessage,
-  type PacingChartDay,
-  pacingChartView,
-} from '../render/index.js';
+import { alertRequests, type MessageContext, ruleMetricKey, type TrendShape } from '../alerts/index.js';
+import type { PacingChartDay } from '../render/index.js';
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
-import type { HistoryMessage, Posted } from '../slack/api/index.js';
-import { isTopLevel, SlackDeliveryError, type SlackGateway } from '../slack/api/index.js';
-import type { AlertIncident, OwedReply } from '../store/index.js';
-import type { DeliveryDeps } from './deliverRun.js';
-import { postWithImage } from './postWithImage.js';
+import { SlackDeliveryError } from '../slack/api/index.js';
+import type { AlertIncident } from '../store/index.js';
+import type { DeliveryDeps } from './DeliveryDeps.js';
 
 /** What posting needs: the gateway, the chart renderer, the store, a clock and a logger. */
 export type ThreadDeps = Pick<
@@ -61,8 +39,8 @@ export interface RuleThreads {
  * How far back a restart looks for a parent (or reply) an earlier process posted: pages of 200
  * messages, newest first, stopping at the page that holds it; ten pages cover a busy channel.
  */
-const HISTORY_PAGE = 200;
-const HISTORY_PAGES = 10;
+export const HISTORY_PAGE = 200;
+export const HISTORY_PAGES = 10;
 
 /** A Slack link to a message (works for any member of the channel). */
 export function threadUrl(channel: string, ts: string): string | undefined {
@@ -107,7 +85,11 @@ function chartAlt(rule: AlertRule, incident: AlertIncident): string {
   return `Recent values of ${ruleMetricKey(rule)} for ${incident.entityLabel ?? incident.entityKey}, with the threshold`;
 }
 
-/** Where the incident's parents are: `[channel, ts]` per report channel, in the order of `deliver.channels`. */
+/**
+ * Where the incident's parents are, `{ channel, ts }` each: its own (`channel`/`threadTs`) first,
+ * then the others (`threads`) in the order they were posted. Not the order of `deliver.channels`,
+ * which may have changed since: match them by channel (`channelsLackingParents`).
+ */
 export function parentsOf(incident: AlertIncident): Array<{ channel: string; ts: string }> {
   const out: Array<{ channel: string; ts: string }> = [];
   if (incident.threadTs) out.push({ channel: incident.channel, ts: incident.threadTs });
@@ -115,402 +97,11 @@ export function parentsOf(incident: AlertIncident): Array<{ channel: string; ts:
   return out;
 }
 
-/**
- * The parent of this incident in a channel's history (a post an earlier process made), if any: a
- * top-level post (`isTopLevel`, so also one that already has replies) with the incident's metadata.
- */
-export function findAlertParent(
-  messages: readonly HistoryMessage[],
-  incident: AlertIncident,
-): HistoryMessage | undefined {
-  return messages.find(
-    (m) =>
-      isTopLevel(m) &&
-      m.metadata?.event_type === ALERT_EVENT_TYPE &&
-      m.metadata.event_payload.report === incident.reportId &&
-      m.metadata.event_payload.rule === incident.ruleId &&
-      m.metadata.event_payload.entity === incident.entityKey,
-  );
-}
-
-/**
- * Whether an open incident may lack a parent in one of the report's channels, without asking Slack:
- * it has none, or a channel as written is not the channel of one of its parents (a channel added,
- * or written by `#name`: `ensureParents` compares ids).
- */
-export function mayLackParents(channels: readonly string[], incident: AlertIncident): boolean {
-  if (incident.threadTs === undefined) return true;
-  const posted = new Set(parentsOf(incident).map((p) => p.channel));
-  return channels.some((c) => !posted.has(c));
-}
-
-/**
- * The report channels in which the incident has no parent yet, in the order written. Each parent
- * is matched to a channel by the channel it was posted in, never by its position: the report's
- * channels may have been reordered, added or replaced since. A channel written by `#name` is
- * compared by its id (`SlackGateway.channelId`); a name Slack no longer knows (renamed, archived)
- * keeps a parent no other channel claims, so its thread is still told and not posted again.
- */
-export async function channelsLackingParents(
-  threads: Pick<RuleThreads, 'channels' | 'signal'>,
-  incident: AlertIncident,
-  idOf: ChannelIds,
-): Promise<string[]> {
-  const unclaimed = parentsOf(incident).map((p) => p.channel);
-  const claim = (index: number) => index >= 0 && unclaimed.splice(index, 1).length > 0;
-  const inexact = threads.channels.filter((written) => !claim(unclaimed.indexOf(written)));
-  const unknown: string[] = [];
-  const lacking: string[] = [];
-  for (const written of inexact) {
-    const id = await idOf(written);
-    if (id === undefined) unknown.push(written);
-    else if (!claim(await findIndex(unclaimed, async (c) => (await idOf(c)) === id))) lacking.push(written);
-  }
-  for (const written of unknown) if (!claim(unclaimed.length > 0 ? 0 : -1)) lacking.push(written);
-  return threads.channels.filter((c) => lacking.includes(c));
-}
-
-/** A channel's id: itself, or a `#name`'s (undefined when Slack knows no such channel, or cannot say). */
-export type ChannelIds = (channel: string) => Promise<string | undefined>;
-
-/** Channel ids through the gateway, each asked once. Errors other than "no such channel" are raised. */
-export function channelIds(slack: Pick<SlackGateway, 'channelId'>, signal?: AbortSignal): ChannelIds {
-  const known = new Map<string, Promise<string | undefined>>();
-  return (channel) => {
-    if (!channel.startsWith('#')) return Promise.resolve(channel);
-    let id = known.get(channel);
-    if (!id) {
-      id = slack.channelId
-        ? slack.channelId(channel, signal ? { signal } : {}).catch((error: unknown) => {
-            if (error instanceof SlackDeliveryError && error.slackError === 'channel_not_found') return undefined;
-            throw error;
-          })
-        : Promise.resolve(undefined);
-      known.set(channel, id);
-    }
-    return id;
-  };
-}
-
-async function findIndex<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<number> {
-  for (let i = 0; i < items.length; i++) if (await test(items[i] as T)) return i;
-  return -1;
-}
-
-/**
- * Posts the parents an open incident lacks, one in each report channel that has none
- * (`channelsLackingParents`), and records each right after it is posted. `checkHistory`: an
- * earlier process may have posted and died before recording, so the channel's history (the
- * parent's metadata) is read first and a found parent is recorded instead of posted again.
- */
-export async function ensureParents(
-  threads: RuleThreads,
-  incident: AlertIncident,
-  deps: ThreadDeps,
-  options: {
-    checkHistory: boolean;
-    chartPoints?: ReadonlyArray<{ at: string; value: number }>;
-    /** The chart's values could not be fetched: the parent says so instead of showing none in silence. */
-    chartUnavailable?: boolean;
-  },
-): Promise<AlertIncident> {
-  let current = incident;
-  const idOf = channelIds(deps.slack, threads.signal);
-  for (const channel of await channelsLackingParents(threads, current, idOf)) {
-    const where = { incident: current.id, report: threads.report.id, rule: threads.rule.id, channel };
-    let found: { ts: string; channel: string } | undefined;
-    if (options.checkHistory) {
-      const history = await deps.slack.history(channel, {
-        oldest: (Date.parse(current.openedAt) / 1000 - 60).toFixed(6),
-        includeAllMetadata: true,
-        limit: HISTORY_PAGE,
-        pages: HISTORY_PAGES,
-        until: (m) => findAlertParent([m], current) !== undefined,
-        ...(threads.signal ? { signal: threads.signal } : {}),
-      });
-      const earlier = findAlertParent(history, current);
-      if (earlier) {
-        deps.logger.info(
-          { ...where, ts: earlier.ts },
-          'alert parent already posted by an earlier process; recording it',
-        );
-        // Recorded by id when Slack can say it, as a posted parent is.
-        found = { ts: earlier.ts, channel: (await idOf(channel)) ?? channel };
-      }
-    }
-    if (!found) {
-      let unavailable = options.chartUnavailable === true;
-      if (current.chartFileId === undefined && options.chartPoints && !unavailable) {
-        const chart = await drawChart(threads, current, options.chartPoints, deps);
-        if (chart.fileId) current = { ...current, chartFileId: chart.fileId };
-        unavailable = chart.failed;
-      }
-      const input = alertMessageInput(current, messageContext(threads, current));
-      const message = alertParentMessage(input);
-      const postOptions = {
-        metadata: alertMetadata({ ...input, entityKey: current.entityKey }, 'open'),
-        ...(threads.signal ? { signal: threads.signal } : {}),
-      };
-      let posted: Posted;
-      if (current.chartFileId !== undefined && !unavailable) {
-        // Slack may still be processing the chart it was just given: postWithImage waits for it.
-        const bare = withoutChartFile(current);
-        const sent = await postWithImage(
-          deps.slack,
-          channel,
-          {
-            withImage: message,
-            withoutImage: withChartUnavailable(
-              alertParentMessage(alertMessageInput(bare, messageContext(threads, bare))),
-              'Slack did not accept the chart image',
-            ),
-          },
-          postOptions,
-          deps.imageRetryDelaysMs,
-        );
-        if (sent.refused) {
-          deps.logger.warn({ ...where, err: sent.refused }, 'alert chart refused by Slack; parent posted without it');
-          current = bare;
-        }
-        posted = sent.posted;
-      } else {
-        posted = await deps.slack.post(channel, unavailable ? withChartUnavailable(message) : message, postOptions);
-      }
-      // The crash tests kill the bot on this line (or at the failpoint): posted, not yet recorded.
-      deps.logger.debug({ ...where, ts: posted.ts }, 'alert parent posted');
-      failpoint('alert-parent-posted');
-      found = posted;
-    }
-    // The first parent is the incident's own (`channel`/`threadTs`); the others are `threads`.
-    const stored = deps.store.incidents.get(current.id) ?? current;
-    current =
-      stored.threadTs === undefined
-        ? { ...stored, channel: found.channel, threadTs: found.ts, ...chartOf(current) }
-        : {
-            ...stored,
-            threads: [...(stored.threads ?? []), { channel: found.channel, ts: found.ts }],
-            ...chartOf(current),
-          };
-    current = await deps.store.incidents.save(current);
-  }
-  return current;
-}
-
-const chartOf = (incident: AlertIncident) => (incident.chartFileId ? { chartFileId: incident.chartFileId } : {});
-
-/** The incident without its chart file (a chart Slack would not show). */
-function withoutChartFile(incident: AlertIncident): AlertIncident {
-  const { chartFileId: _dropped, ...rest } = incident;
-  return rest;
-}
-
-/** The parent with a note where its chart would be: its values could not be fetched or drawn, or Slack refused it. */
-export function withChartUnavailable(
-  message: SlackMessage,
-  why = 'the recent values could not be fetched or drawn',
-): SlackMessage {
-  const note = {
-    type: 'context',
-    elements: [{ type: 'mrkdwn', text: `:warning: Chart unavailable: ${why}.` }],
-  } as SlackMessage['blocks'][number];
-  const blocks = [...message.blocks];
-  const actions = blocks.findIndex((b) => (b as { type?: string }).type === 'actions');
-  blocks.splice(actions < 0 ? blocks.length : actions, 0, note);
-  return { ...message, blocks };
-}
-
-/**
- * The small chart, uploaded as a file shared nowhere: its file id, none when there is too little
- * to draw, `failed` when drawing or uploading it failed.
- */
-async function drawChart(
-  threads: RuleThreads,
-  incident: AlertIncident,
-  points: ReadonlyArray<{ at: string; value: number }>,
-  deps: ThreadDeps,
-): Promise<{ fileId?: string; failed: boolean }> {
-  const input = alertMessageInput(incident, messageContext(threads, incident));
-  if (input.metric.unit === 'text' || input.metric.unit === 'time') return { failed: false };
-  // A pacing incident's chart is the month it judged: spend so far, the forecast's path, the plan.
-  const view =
-    input.condition.kind === 'pacing'
-      ? threads.pacingPath &&
-        pacingChartView({
-          title: input.ruleName,
-          label: input.metric.label,
-          days: threads.pacingPath,
-          condition: input.condition,
-          timezone: threads.timezone,
-        })
-      : alertChartView({
-          title: input.ruleName,
-          metric: { ...input.metric, unit: input.metric.unit },
-          points,
-          ...(incident.band ? { band: incident.band } : trendLimits(input.condition, threads.chartShape)),
-          ...(input.entity ? { entity: input.entity } : {}),
-          timezone: threads.timezone,
-        });
-  if (!view) return { failed: false };
-  try {
-    const png = await deps.charts.renderView(view);
-    if (!png) return { failed: false };
-    const fileId = await deps.slack.uploadPrivate(
-      { filename: `${threads.rule.id}.png`, data: png.data, title: png.alt, altText: png.alt },
-      threads.signal ? { signal: threads.signal } : {},
-    );
-    return { fileId, failed: false };
-  } catch (error) {
-    deps.logger.warn({ err: error, incident: incident.id }, 'alert chart not drawn; the parent goes out without it');
-    return { failed: true };
-  }
-}
-
-/** Redraws every parent of the incident in its current state (resolved, acknowledged, snoozed, reopened). */
-export async function editParents(
-  threads: RuleThreads,
-  incident: AlertIncident,
-  deps: Pick<ThreadDeps, 'slack'> & Partial<Pick<ThreadDeps, 'logger'>>,
-  options: { skipGone?: boolean } = {},
-): Promise<number> {
-  const input = alertMessageInput(incident, messageContext(threads, incident));
-  const message = alertParentMessage(input);
-  const state = incident.state === 'resolved' ? 'resolved' : 'open';
-  let edited = 0;
-  for (const parent of parentsOf(incident)) {
-    try {
-      await deps.slack.update(parent.channel, parent.ts, message, {
-        metadata: alertMetadata({ ...input, entityKey: incident.entityKey }, state),
-        ...(threads.signal ? { signal: threads.signal } : {}),
-      });
-      edited++;
-    } catch (error) {
-      if (!options.skipGone || !threadGone(error)) throw error;
-      deps.logger?.warn({ incident: incident.id, channel: parent.channel, thread: parent.ts, err: error }, GONE_LOG);
-    }
-  }
-  return edited;
-}
-
 /** Slack errors that no retry will cure for this one thread: its parent or channel is gone. */
 const GONE = new Set(['message_not_found', 'thread_not_found', 'channel_not_found', 'is_archived', 'is_inactive']);
-const GONE_LOG = 'alert thread gone (parent deleted, channel archived or gone); what it was owed is dropped';
+export const GONE_LOG = 'alert thread gone (parent deleted, channel archived or gone); what it was owed is dropped';
 
 /** Whether `error` says the thread can never be told (so an owed notice is dropped, not retried forever). */
 export function threadGone(error: unknown): boolean {
   return error instanceof SlackDeliveryError && GONE.has(error.slackError);
-}
-
-function clearReplies(incident: AlertIncident): AlertIncident {
-  const out = { ...incident };
-  delete out.owedReplies;
-  return out;
-}
-
-/** A reply's metadata: the incident's, plus the incident and notice ids a restart looks for in the thread. */
-export function replyMetadata(
-  input: AlertMessageInput,
-  incident: AlertIncident,
-  reply: OwedReply,
-): { event_type: string; event_payload: Record<string, string> } {
-  const base = alertMetadata(
-    { ...input, entityKey: incident.entityKey },
-    incident.state === 'resolved' ? 'resolved' : 'open',
-  );
-  return {
-    event_type: base.event_type,
-    event_payload: { ...base.event_payload, incident: incident.id, notice: reply.id },
-  };
-}
-
-/** The reply `reply` in a thread read back from Slack (a post an earlier process made), if any. */
-export function findAlertReply(
-  messages: readonly HistoryMessage[],
-  incident: AlertIncident,
-  reply: OwedReply,
-): HistoryMessage | undefined {
-  return messages.find(
-    (m) =>
-      m.metadata?.event_type === ALERT_EVENT_TYPE &&
-      m.metadata.event_payload.incident === incident.id &&
-      m.metadata.event_payload.notice === reply.id,
-  );
-}
-
-/**
- * Delivers what the incident's outbox still owes its threads, oldest first, recording each effect
- * right after it lands: the parents redrawn in the current state (idempotent), then each owed reply
- * in every thread. A reply not owed by this very attempt (`fresh`) may have been posted by a
- * process that died before recording it, so its thread is read first (`conversations.replies`
- * with metadata) and a found reply is recorded instead of posted again. The first failure stops
- * this incident's outbox (later notices keep their order) and is raised.
- */
-export async function deliverOwed(
-  threads: RuleThreads,
-  incident: AlertIncident,
-  deps: ThreadDeps,
-  options: { fresh: ReadonlySet<string> },
-): Promise<{ replies: number; edits: number }> {
-  const out = { replies: 0, edits: 0 };
-  const store = deps.store.incidents;
-  const latest = (): AlertIncident => store.get(incident.id) ?? incident;
-  let current = latest();
-  if (!owesThreads(current)) return out;
-  const parents = parentsOf(current);
-  if (parents.length === 0) {
-    // Open: the missing parent goes out first (with the current state), then the replies. Resolved:
-    // no parent will ever be posted, so there is no thread to tell.
-    if (current.state === 'resolved') {
-      deps.logger.info({ incident: current.id }, 'resolved alert incident never got a thread; nothing to tell');
-      await store.save(editDone(clearReplies(latest())));
-    }
-    return out;
-  }
-  if (current.owedEdit) {
-    out.edits += await editParents(threads, current, deps, { skipGone: true });
-    current = await store.save(editDone(latest()));
-  }
-  const tsList = parents.map((p) => p.ts);
-  for (const reply of current.owedReplies ?? []) {
-    const input = alertMessageInput(current, messageContext(threads, current), reply);
-    const message = alertReplyMessage(input, reply.kind);
-    for (const parent of parents) {
-      if (reply.sentTo?.includes(parent.ts)) continue;
-      const where = { incident: current.id, notice: reply.id, channel: parent.channel, thread: parent.ts };
-      try {
-        let found: HistoryMessage | undefined;
-        if (!options.fresh.has(reply.id)) {
-          const thread = await deps.slack.replies(parent.channel, parent.ts, {
-            oldest: (Date.parse(reply.at) / 1000 - 60).toFixed(6),
-            includeAllMetadata: true,
-            limit: HISTORY_PAGE,
-            pages: HISTORY_PAGES,
-            until: (m) => findAlertReply([m], current, reply) !== undefined,
-            ...(threads.signal ? { signal: threads.signal } : {}),
-          });
-          found = findAlertReply(thread, current, reply);
-          if (found)
-            deps.logger.info(
-              { ...where, ts: found.ts },
-              'alert reply already posted by an earlier process; recording it',
-            );
-        }
-        if (!found) {
-          await deps.slack.post(parent.channel, message, {
-            threadTs: parent.ts,
-            metadata: replyMetadata(input, current, reply),
-            ...(threads.signal ? { signal: threads.signal } : {}),
-          });
-          deps.logger.debug({ ...where, kind: reply.kind }, 'alert reply posted');
-          // The crash test stops the bot here: posted, not yet recorded.
-          failpoint('alert-after-reply-post');
-          out.replies++;
-        }
-      } catch (error) {
-        if (!threadGone(error)) throw error;
-        deps.logger.warn({ ...where, err: error }, GONE_LOG);
-      }
-      current = await store.save(replySent(latest(), reply.id, parent.ts, tsList));
-    }
-  }
-  return out;
 }

@@ -10,8 +10,9 @@ import { findReport, type LoadedReport, type LoadedReports, type ReportView } fr
 import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
 import type { HistoryMessage, MessageMetadata } from '../slack/api/index.js';
 import { isTopLevel } from '../slack/api/index.js';
+import type { DeliveryDeps } from './DeliveryDeps.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
-import { type DeliveryDeps, type GateAnswer, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
+import { type GateAnswer, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
 import { quietDecision, quietSettings } from './index.js';
 
 /** The metadata event type of digest posts. */

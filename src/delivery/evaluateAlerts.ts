@@ -18,14 +18,9 @@ import { failpoint, toError, UserInputError } from '../core/index.js';
 import { compoundOf, findReport, type LoadedReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
 import type { AlertIncident } from '../store/index.js';
-import {
-  deliverOwed,
-  ensureParents,
-  mayLackParents,
-  type RuleThreads,
-  ruleRange,
-  type ThreadDeps,
-} from './alertThreads.js';
+import { ensureParents, mayLackParents } from './alertParents.js';
+import { deliverOwed } from './alertReplies.js';
+import { type RuleThreads, ruleRange, type ThreadDeps } from './alertThreads.js';
 import type { DigestDeps } from './deliverDigest.js';
 import { explainIncident, explainSettings, movedPast, postExplanation } from './index.js';
 

@@ -1,9 +1,10 @@
 // Turning runs into Slack posts: the explanations ("why did it move") under digests, alert parents and answers, a digest's budget pacing line, and whether a quiet digest posts.
 
-export type { RuleThreads } from './alertThreads.js';
-export { editParents, ruleRange, threadUrl } from './alertThreads.js';
+export { editParents } from './alertParents.js';
+export { type RuleThreads, ruleRange, threadUrl } from './alertThreads.js';
+export type { DeliveryDeps } from './DeliveryDeps.js';
 export { DIGEST_EVENT, type DigestDeps, deliverDigest, postDigestFailure } from './deliverDigest.js';
-export { type DeliveryDeps, postView, type RunTarget, runAndDeliver } from './deliverRun.js';
+export { type RunTarget, runAndDeliver } from './deliverRun.js';
 export { deliverOwedAlerts, deliverTransitions, evaluateAlertSlot } from './evaluateAlerts.js';
 export { entityWhere, explainIncident, ruleComparison } from './explainIncident.js';
 export {
@@ -18,6 +19,7 @@ export {
   movedPast,
 } from './explainReport.js';
 export { becauseLines, type PostExplanationDeps, postExplanation } from './postExplanation.js';
+export { postView } from './postView.js';
 export { postWithImage } from './postWithImage.js';
 export {
   type QuietDecision,

@@ -6,7 +6,7 @@
  */
 import type { SlackMessage } from '../render/index.js';
 import type { AsyncJob, Run, Store, StoredError } from '../store/index.js';
-import type { DeliveryDeps } from './deliverRun.js';
+import type { DeliveryDeps } from './DeliveryDeps.js';
 
 /** What history shows for a manual run that a restart cut short. */
 export const RUN_INTERRUPTED: StoredError = {

@@ -7,7 +7,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describeFailure, userMessageOf } from '../core/index.js';
 import { jobProgressMessage, type SlackMessage } from '../render/index.js';
-import { type DeliveryDeps, updateProgress } from './deliverRun.js';
+import type { DeliveryDeps } from './DeliveryDeps.js';
+import { updateProgress } from './deliverRun.js';
 import { finishJobRuns, resolveInterruptedRuns } from './resolveInterruptedRuns.js';
 
 /**

@@ -6,7 +6,7 @@
  * a gateway that records every post.
  */
 import { silentLogger } from '../../../src/core/index.js';
-import { channelIds, channelsLackingParents } from '../../../src/delivery/alertThreads.js';
+import { channelIds, channelsLackingParents } from '../../../src/delivery/alertParents.js';
 import { evaluateAlertSlot } from '../../../src/delivery/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
 import type { PivotRequest, PivotResponse, ReportingClient } from '../../../src/reporting/index.js';
@@ -124,7 +124,7 @@ function setUp(names?: Record<string, string>) {
     workDir: '/nonexistent',
     defaultTimeZone: 'UTC',
     signal: new AbortController().signal,
-    loadReports: async () => ({ reports: [loaded], broken: [] }),
+    loadReports: async () => ({ reports: [loaded], broken: [], problems: [] }),
   };
   const evaluate = (slot: Date) =>
     evaluateAlertSlot(

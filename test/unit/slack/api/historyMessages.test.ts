@@ -1,4 +1,4 @@
-import { findAlertParent } from '../../../../src/delivery/alertThreads.js';
+import { findAlertParent } from '../../../../src/delivery/alertParents.js';
 import { DIGEST_EVENT, findDigestPost } from '../../../../src/delivery/deliverDigest.js';
 import { ALERT_EVENT_TYPE } from '../../../../src/render/index.js';
 import { isTopLevel, messagesOf } from '../../../../src/slack/api/historyMessages.js';

@@ -1,4 +1,5 @@
-import { findAlertParent, parentsOf, threadUrl } from '../../../../src/delivery/alertThreads.js';
+import { findAlertParent } from '../../../../src/delivery/alertParents.js';
+import { parentsOf, threadUrl } from '../../../../src/delivery/alertThreads.js';
 import { type LoadedReport, parseReportText } from '../../../../src/reports/index.js';
 import { parseAlertClick } from '../../../../src/slack/app/alertActions.js';
 import { alertsOverview } from '../../../../src/slack/app/screens/alertsOverview.js';

@@ -56,7 +56,7 @@ describe('/pivot show: subscribed channels', () => {
 
   it('prints the timing as /pivot schedule prints it', () => {
     const { lines } = scheduleOverview({
-      reports: { reports: [scheduled], broken: [] },
+      reports: { reports: [scheduled], broken: [], problems: [] },
       subscriptions,
       runs: { listByReport: () => [] },
       timezone: 'UTC',
