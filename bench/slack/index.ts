@@ -6,9 +6,9 @@
  * done. With `--events`, follow-ups in threads: the same burst runs three times, as commands only,
  * then with a fifth of it arriving as thread replies under the bot's answers and another fifth as
  * mentions (`event_callback`s), then as commands only again, for the ack figures side by side;
- * each reply is timed from its event being sent to the refined answer reaching Slack. With `--receivers`, the ack bench
- * runs four times against one sandbox and one Slack, alternating a bot that receives in its worker thread and one that
- * receives inline on its own thread, and prints their figures side by side. Four processes, as in production: the
+ * each reply is timed from its event being sent to the refined answer reaching Slack. With `--receivers[=N]`, the ack
+ * bench runs 2N times (N = 2 by default) against one sandbox and one Slack, alternating a bot that receives in its
+ * worker thread and one that receives inline on its own thread, and prints their figures side by side. Four processes, as in production: the
  * sandbox (`pivotbot sandbox`), the bot (`botProcess.js`), Slack (`slackProcess.js`, the test
  * server), and this one, which plays the users.
  */
@@ -140,7 +140,10 @@ export async function run(args: readonly string[]): Promise<void> {
   const heavyUsers = heavyFlag ? Number(heavyFlag.slice('--heavy='.length)) : 4;
   const modal = args.includes('--modal');
   const events = args.includes('--events');
-  const receivers = args.includes('--receivers');
+  // --receivers[=N]: N pairs (default 2) of a bot receiving in its thread and one receiving inline.
+  const receiversFlag = args.find((a) => a === '--receivers' || a.startsWith('--receivers='));
+  const receivers = receiversFlag !== undefined;
+  const pairs = receiversFlag?.includes('=') ? Number(receiversFlag.slice('--receivers='.length)) : 2;
   if (modal && events) throw new Error('bench/slack: --modal and --events are separate runs');
   if (receivers && (modal || events)) throw new Error('bench/slack: --receivers runs the ack bench alone');
   const sandbox = await startSandboxProcess(scale);
@@ -659,8 +662,10 @@ export async function run(args: readonly string[]): Promise<void> {
 
   const figures: Array<AckFigures & { receiver: Receiver }> = [];
   try {
-    // --receivers: the same bench with the receiver in its thread and inline, alternating, twice each.
-    const order: Array<Receiver | undefined> = receivers ? ['thread', 'inline', 'thread', 'inline'] : [undefined];
+    // --receivers: the same bench with the receiver in its thread and inline, alternating.
+    const order: Array<Receiver | undefined> = receivers
+      ? Array.from({ length: pairs }, () => ['thread', 'inline'] as const).flat()
+      : [undefined];
     for (const [k, receiver] of order.entries()) {
       if (receiver)
         console.log(

@@ -4,7 +4,7 @@
  * submission (admins only).
  */
 import { toError, userMessageOf } from '../../core/index.js';
-import { compileQuery, entityQueryOf, WATCH_PREFIX, watchId } from '../../query/index.js';
+import { entityQueryOf, WATCH_PREFIX, watchableQuery, watchId } from '../../query/index.js';
 import type { ReportDefinition } from '../../reports/index.js';
 import { SlackDeliveryError } from '../api/index.js';
 import type { ActionView, SlackAction, ViewAnswer, ViewSubmission } from '../receiver/index.js';
@@ -36,12 +36,7 @@ export class WatchActions {
     const admitted = await adminClick(this.deps, event, 'save alert rules');
     if (!admitted) return;
     const { answer, query, channelId } = admitted;
-    let shape: ReturnType<typeof watchable>;
-    try {
-      shape = watchable(compileQuery(query, await this.queries.queryOptions()));
-    } catch {
-      shape = undefined;
-    }
+    const shape = await this.watchable(query);
     if (!shape || shape.metrics.length === 0) return answer('That answer has no metric to watch.');
     const { definition, ...fields } = shape;
     const base = { query, channel: channelId, timezone: settings.timezone, ...fields };
@@ -62,12 +57,7 @@ export class WatchActions {
   async update(view: ActionView): Promise<void> {
     const meta = parseWatchMetadata(view.privateMetadata);
     if (!meta) return;
-    let shape: ReturnType<typeof watchable>;
-    try {
-      shape = watchable(compileQuery(meta.query, await this.queries.queryOptions()));
-    } catch {
-      shape = undefined;
-    }
+    const shape = await this.watchable(meta.query);
     if (!shape) return;
     const { definition, ...fields } = shape;
     const form = watchFormFromState(view.values);
@@ -83,6 +73,14 @@ export class WatchActions {
    * Reads the rows and the suggestion, then updates the view with them (or with why they could
    * not be read). A newer redraw that landed first wins (`hash_conflict`).
    */
+  /** The query's watchable shape; undefined when it is not one, or the reports folder cannot be read. */
+  private watchable(query: string) {
+    return this.queries.queryOptions().then(
+      (options) => watchableQuery(query, options),
+      () => undefined,
+    );
+  }
+
   private async redraw(
     view: { id: string; hash: string },
     definition: ReportDefinition,
@@ -116,12 +114,7 @@ export class WatchActions {
     if (!settings.admins.includes(submission.userId)) {
       return { errors: { [WATCH_BLOCKS.name]: 'Only pivotbot admins can save alert rules: ask one of them.' } };
     }
-    let shape: ReturnType<typeof watchable>;
-    try {
-      shape = watchable(compileQuery(meta.query, await this.queries.queryOptions()));
-    } catch {
-      shape = undefined;
-    }
+    const shape = await this.watchable(meta.query);
     if (!shape) return { errors: { [WATCH_BLOCKS.name]: 'That query no longer compiles; run it again.' } };
     const verdict = validateWatchForm(watchFormFromState(submission.values), {
       metrics: shape.metrics,
@@ -161,21 +154,4 @@ export class WatchActions {
     );
     return {};
   }
-}
-
-/** The metrics (output keys) and whether there is a breakdown, of an ad-hoc query; undefined for a run command. */
-function watchable(
-  compiled: ReturnType<typeof compileQuery>,
-): { metrics: string[]; byEntity: boolean; understood?: string; definition: ReportDefinition } | undefined {
-  if (compiled.kind === 'run') return undefined;
-  const { definition } = compiled;
-  const { query, description } = definition;
-  const key = (f: (typeof query.metrics)[number]) => (typeof f === 'string' ? f : (f.as ?? f.name));
-  const dimension = (f: (typeof query.dimensions)[number]) => (typeof f === 'string' ? f : f.name);
-  return {
-    metrics: query.metrics.map(key),
-    byEntity: query.dimensions.some((d) => dimension(d) !== 'date'),
-    ...(description ? { understood: description } : {}),
-    definition,
-  };
 }
