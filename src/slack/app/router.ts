@@ -81,7 +81,7 @@ const clickKey = (suffix?: string) => (a: SlackAction) => `act:${a.triggerId}:${
 export function slackRouter(deps: RouterDeps): SlackRouter {
   const { commands, logger, track } = deps;
   const { answers, queries, info, admin, builder, watches } = commands;
-  const home = (userId: string) => publishHome(userId, { ...deps, home: deps.home });
+  const home = (userId: string) => publishHome(userId, deps);
 
   const subcommands: { [K in SlashCommand['kind']]: Subcommand<K> } = {
     // Without a trigger id (an old Slack client, a test) there is no modal to open: help.
