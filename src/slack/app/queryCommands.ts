@@ -4,8 +4,8 @@
  * recorded under the request's idempotency key, waits its turn in the work queue, and posts
  * through `delivery/`.
  */
-import { UserInputError, userMessageOf } from '../../core/index.js';
-import { explainReport, postExplanation, type RunTarget, runAndDeliver } from '../../delivery/index.js';
+import { UserInputError } from '../../core/index.js';
+import { deliverRequested, explainReport, postExplanation, type RunTarget } from '../../delivery/index.js';
 import { compileQuery, QueryError, type QueryOptions, workspaceGlossaryOf } from '../../query/index.js';
 import { findReport, type RangeSpec, type ReportDefinition } from '../../reports/index.js';
 import { type Answers, type CommandContext, type PivotCommandsDeps, runKeyOf } from './answers.js';
@@ -225,57 +225,17 @@ export class QueryCommands {
     command?: string,
   ): Promise<void> {
     const key = runKeyOf(ctx);
-    let runId: string | undefined;
-    if (key) {
-      const { run, started } = await this.deps.store.runs.start({
-        report: target.report.id,
-        trigger: 'manual',
-        idempotencyKey: key,
+    await deliverRequested(
+      target,
+      {
+        ...(key ? { key } : {}),
         channel: ctx.channelId,
-        // Kept so that a restart that interrupts the run can tell the requester how to run it again.
         requester: ctx.userId,
         ...(command ? { command } : {}),
-      });
-      if (!started) {
-        this.deps.logger.info({ key }, 'duplicate Slack request ignored');
-        return;
-      }
-      runId = run.id;
-    }
-    try {
-      const delivered = await this.deps.runs.run(
-        (release) =>
-          runAndDeliver(
-            target,
-            {
-              channel: ctx.channelId,
-              user: ctx.userId,
-              ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
-              // An async job mostly waits from then on: its slot goes to the next run.
-              onAsync: release,
-              ...(runId ? { runId } : {}),
-            },
-            this.deps,
-          ),
-        { onWait: (ahead) => void this.answers.tellQueued(ctx, ahead) },
-      );
-      if (runId) {
-        // A command's run has no gate: it always posts (only a quiet digest may not).
-        const { messageTs } = delivered;
-        await this.deps.store.runs.finish(runId, { status: 'succeeded', ...(messageTs ? { messageTs } : {}) });
-      }
-    } catch (error) {
-      // On shutdown the run stays `running`: the next start finishes it from its job or tells the requester.
-      if (runId && !this.deps.signal.aborted) {
-        // `/pivot history` shows this to users: their text; the internal one is in the log.
-        await this.deps.store.runs
-          .finish(runId, {
-            status: 'failed',
-            error: { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) },
-          })
-          .catch(() => undefined);
-      }
-      throw error;
-    }
+        ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
+      },
+      this.deps,
+      (work) => this.deps.runs.run(work, { onWait: (ahead) => void this.answers.tellQueued(ctx, ahead) }),
+    );
   }
 }
