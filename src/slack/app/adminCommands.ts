@@ -130,7 +130,7 @@ export class AdminCommands {
    * `/pivot alerts` as `userId` sees it: the alerts summary, then the watches, each with a Remove
    * button when they are an admin. App Home shows the same blocks.
    *
-   * @example await commands.alertsMessage('U0ADMIN1')
+   * @example await commands.admin.alertsMessage('U0ADMIN1')
    */
   async alertsMessage(userId: string): Promise<SlackMessage> {
     const { store, settings } = this.deps;
