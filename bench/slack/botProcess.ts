@@ -16,6 +16,8 @@ const bot = await startBot({
   ...(process.env.BENCH_SLACK_WINDOW_MS
     ? { slackRateLimits: { windowMs: Number(process.env.BENCH_SLACK_WINDOW_MS) } }
     : {}),
+  // --receivers: BENCH_RECEIVER_THREAD=0 receives Slack inline, on the bot's thread; 1 (and unset) in the worker thread.
+  ...(process.env.BENCH_RECEIVER_THREAD === '0' ? { receiverThread: false as const } : {}),
 });
 const loop = monitorEventLoopDelay({ resolution: 5 });
 process.stdout.write(`${JSON.stringify({ port: bot.port })}\n`);

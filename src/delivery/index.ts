@@ -29,4 +29,5 @@ export {
   quietSettings,
 } from './quietDigest.js';
 export { type PacingDeps, reportPacing } from './reportPacing.js';
+export { deliverRequested, type InQueue, type RunRequest } from './requestedRun.js';
 export { resumeJobs } from './resumeJobs.js';

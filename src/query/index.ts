@@ -24,6 +24,7 @@ export {
   withSavedQueryReports,
 } from './savedQueries.js';
 export { type Token, type TokenKind, tokenize } from './tokenize.js';
+export { type WatchableQuery, watchableQuery } from './watchableQuery.js';
 export {
   GLOSSARY_FILE,
   loadWorkspaceGlossary,

@@ -10,11 +10,15 @@ import { applyFollowUp, compileQuery, entityQueryOf, queryTextOf } from '../../q
 import { ALERT_EVENT_TYPE } from '../../render/index.js';
 import type { HistoryMessage, MessageMetadata, SlackGateway } from '../api/index.js';
 import type { BotIdentity, ConversationMessage } from '../receiver/index.js';
-import { ANSWER_EVENT, type CommandContext, type PivotCommands } from './PivotCommands.js';
+import type { CommandContext } from './answers.js';
+import type { PivotCommands } from './PivotCommands.js';
+import { ANSWER_EVENT } from './queryCommands.js';
 import { noticeMessage } from './screens/infoMessages.js';
 
 export interface ConversationDeps {
   commands: PivotCommands;
+  /** `/pivot <text>` through the router: a DM or a mention that is not a follow-up is answered as a command. */
+  pivot: (text: string, ctx: CommandContext) => Promise<void>;
   slack: SlackGateway;
   logger: Logger;
   bot: BotIdentity;
@@ -41,7 +45,7 @@ export async function converse(message: ConversationMessage, deps: ConversationD
   try {
     if (message.threadTs === undefined) {
       // A DM is answered in the DM; a mention in a thread under it.
-      return await commands.execute(message.text, {
+      return await deps.pivot(message.text, {
         ...ctx,
         ...(message.source === 'mention' ? { threadTs: message.ts } : {}),
       });
@@ -50,25 +54,25 @@ export async function converse(message: ConversationMessage, deps: ConversationD
     const parent = await threadQuery(message, deps);
     if (parent === undefined) {
       // Not one of the bot's answers: a mention or a DM there is a new question; a mere reply is not ours to read.
-      if (message.source !== 'thread') return await commands.execute(message.text, threadCtx);
+      if (message.source !== 'thread') return await deps.pivot(message.text, threadCtx);
       logger.info(
         { channel: message.channelId, thread: message.threadTs },
         'reply in a thread without a query: ignored',
       );
       return;
     }
-    const answer = applyFollowUp(parent, message.text, await commands.queryOptions());
+    const answer = applyFollowUp(parent, message.text, await commands.queries.queryOptions());
     switch (answer.kind) {
       case 'query':
-        return await commands.followUp({ ...answer, reply: message.text }, threadCtx);
+        return await commands.queries.followUp({ ...answer, reply: message.text }, threadCtx);
       case 'why':
-        return await commands.explainFollowUp(answer.text, threadCtx);
+        return await commands.queries.explainFollowUp(answer.text, threadCtx);
       case 'unknown':
-        return await commands.tell(threadCtx, suggestionMessage(answer.message, answer.suggestions));
+        return await commands.answers.tell(threadCtx, suggestionMessage(answer.message, answer.suggestions));
     }
   } catch (error) {
     logger.warn({ err: toError(error), channel: message.channelId }, 'could not answer a message');
-    await commands
+    await commands.answers
       .tell(
         { ...ctx, ...(message.threadTs ? { threadTs: message.threadTs } : {}) },
         noticeMessage(':warning: I could not read this thread just now; try again in a minute.'),
@@ -113,7 +117,7 @@ async function queryOfParent(metadata: MessageMetadata, commands: PivotCommands)
   if (metadata.event_type !== DIGEST_EVENT && metadata.event_type !== ALERT_EVENT_TYPE) return undefined;
   const id = metadata.event_payload.report;
   if (typeof id !== 'string') return undefined;
-  const report = await commands.report(id).catch(() => undefined);
+  const report = await commands.queries.report(id).catch(() => undefined);
   if (!report) return undefined;
   const whole = queryTextOf(report.definition) ?? `run ${report.id}`;
   const entity = metadata.event_payload.entity;
@@ -121,7 +125,7 @@ async function queryOfParent(metadata: MessageMetadata, commands: PivotCommands)
   const narrowed = entityQueryOf(report.definition, entity);
   if (narrowed === undefined) return whole;
   try {
-    compileQuery(narrowed, await commands.queryOptions());
+    compileQuery(narrowed, await commands.queries.queryOptions());
     return narrowed;
   } catch {
     return whole;

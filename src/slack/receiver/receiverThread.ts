@@ -4,7 +4,8 @@
  * `threadedReceiver.ts` for the messages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type ReceiverSettings, SUBMIT_ANSWER_MS, startReceiver, type ViewAnswer } from './slackReceiver.js';
+import { SUBMIT_ANSWER_MS } from './boltListeners.js';
+import { type ReceiverSettings, startReceiver, type ViewAnswer } from './slackReceiver.js';
 import type { FromReceiver, ToReceiver } from './threadedReceiver.js';
 
 const port = parentPort;

@@ -1,0 +1,157 @@
+/**
+ * "Watch this" under an answer: the rule modal (prefilled from the answer's query, its rows and
+ * recent values read behind it), redrawn as the metric or row changes, and saved as a watch on
+ * submission (admins only).
+ */
+import { toError, userMessageOf } from '../../core/index.js';
+import { entityQueryOf, WATCH_PREFIX, watchableQuery, watchId } from '../../query/index.js';
+import type { ReportDefinition } from '../../reports/index.js';
+import { SlackDeliveryError } from '../api/index.js';
+import type { ActionView, SlackAction, ViewAnswer, ViewSubmission } from '../receiver/index.js';
+import { adminClick } from './adminClick.js';
+import type { PivotCommandsDeps } from './answers.js';
+import type { QueryCommands } from './queryCommands.js';
+import { noticeMessage } from './screens/infoMessages.js';
+import { watchChoices } from './watchChoices.js';
+import {
+  parseWatchMetadata,
+  validateWatchForm,
+  WATCH_BLOCKS,
+  type WatchChoicesState,
+  watchFormFromState,
+  watchModalView,
+} from './watchModal.js';
+
+const OLD_MODAL = 'This form is from an older pivotbot; close it and open it again.';
+
+export class WatchActions {
+  constructor(
+    private readonly deps: PivotCommandsDeps,
+    private readonly queries: QueryCommands,
+  ) {}
+
+  /** "Watch this": refused to non-admins (as alerts are theirs to manage); otherwise the rule modal, prefilled. */
+  async watchThis(event: SlackAction): Promise<void> {
+    const { slack, settings } = this.deps;
+    const admitted = await adminClick(this.deps, event, 'save alert rules');
+    if (!admitted) return;
+    const { answer, query, channelId } = admitted;
+    const shape = await this.watchable(query);
+    if (!shape || shape.metrics.length === 0) return answer('That answer has no metric to watch.');
+    const { definition, ...fields } = shape;
+    const base = { query, channel: channelId, timezone: settings.timezone, ...fields };
+    let opened: { id: string; hash: string };
+    try {
+      // Opened at once (the trigger lasts 3 s); the rows and the suggestion follow in an update.
+      opened = await slack.viewsOpen(event.triggerId, watchModalView({ ...base, choices: { loading: true } }));
+    } catch (error) {
+      this.deps.logger.warn({ err: toError(error), userId: event.userId }, 'watch modal not opened');
+      await answer(`:warning: The alert form did not open. ${userMessageOf(error)}`);
+      return;
+    }
+    const selected = { metric: fields.metrics[0] as string, on: fields.byEntity ? 'entity' : 'total' };
+    await this.redraw(opened, definition, { ...base, selected });
+  }
+
+  /** A watch modal's metric or row changed: the view again, with the suggestion for the new pick. */
+  async update(view: ActionView): Promise<void> {
+    const meta = parseWatchMetadata(view.privateMetadata);
+    if (!meta) return;
+    const shape = await this.watchable(meta.query);
+    if (!shape) return;
+    const { definition, ...fields } = shape;
+    const form = watchFormFromState(view.values);
+    const selected = {
+      metric: fields.metrics.includes(form.metric) ? form.metric : (fields.metrics[0] as string),
+      on: form.on,
+    };
+    const base = { ...meta, timezone: this.deps.settings.timezone, ...fields, selected };
+    await this.redraw({ id: view.id, hash: view.hash }, definition, base);
+  }
+
+  /**
+   * Reads the rows and the suggestion, then updates the view with them (or with why they could
+   * not be read). A newer redraw that landed first wins (`hash_conflict`).
+   */
+  /** The query's watchable shape; undefined when it is not one, or the reports folder cannot be read. */
+  private watchable(query: string) {
+    return this.queries.queryOptions().then(
+      (options) => watchableQuery(query, options),
+      () => undefined,
+    );
+  }
+
+  private async redraw(
+    view: { id: string; hash: string },
+    definition: ReportDefinition,
+    base: Parameters<typeof watchModalView>[0] & { selected: { metric: string; on: string } },
+  ): Promise<void> {
+    const { client, clock, settings, signal } = this.deps;
+    let choices: WatchChoicesState;
+    try {
+      choices = await watchChoices(definition, base.selected, {
+        client,
+        now: clock(),
+        defaultTimeZone: settings.timezone,
+        signal,
+      });
+    } catch (error) {
+      this.deps.logger.warn({ err: toError(error) }, 'watch modal: rows and recent values not read');
+      choices = { error: userMessageOf(error) };
+    }
+    try {
+      await this.deps.slack.viewsUpdate(view.id, watchModalView({ ...base, choices }), { hash: view.hash });
+    } catch (error) {
+      if (error instanceof SlackDeliveryError && error.slackError === 'hash_conflict') return;
+      throw error;
+    }
+  }
+
+  async submit(submission: ViewSubmission, track: (work: Promise<unknown>) => void): Promise<ViewAnswer> {
+    const { store, settings, slack } = this.deps;
+    const meta = parseWatchMetadata(submission.privateMetadata);
+    if (!meta) return { errors: { [WATCH_BLOCKS.name]: OLD_MODAL } };
+    if (!settings.admins.includes(submission.userId)) {
+      return { errors: { [WATCH_BLOCKS.name]: 'Only pivotbot admins can save alert rules: ask one of them.' } };
+    }
+    const shape = await this.watchable(meta.query);
+    if (!shape) return { errors: { [WATCH_BLOCKS.name]: 'That query no longer compiles; run it again.' } };
+    const verdict = validateWatchForm(watchFormFromState(submission.values), {
+      metrics: shape.metrics,
+      taken: (name) => store.subscriptions.list().some((s) => s.report === watchId(name)),
+      timezone: settings.timezone,
+    });
+    if (!verdict.ok) return { errors: verdict.errors };
+    // One row picked: the watch's query is the answer's narrowed to that row's values.
+    const query = verdict.row === undefined ? meta.query : entityQueryOf(shape.definition, verdict.row);
+    if (query === undefined) {
+      return { errors: { [WATCH_BLOCKS.on]: 'That row cannot be written as a query; watch each row instead.' } };
+    }
+    await store.subscriptions.add({
+      report: watchId(verdict.name),
+      channel: meta.channel,
+      query,
+      watch: verdict.rule,
+      createdBy: submission.userId,
+    });
+    this.deps.logger.info(
+      {
+        name: verdict.name,
+        channel: meta.channel,
+        row: verdict.row !== undefined,
+        watches: store.subscriptions.list().filter((s) => s.report.startsWith(WATCH_PREFIX)).length,
+      },
+      'watch saved',
+    );
+    track(
+      slack.ephemeral(
+        meta.channel,
+        submission.userId,
+        noticeMessage(
+          `:white_check_mark: Watching \`${verdict.name}\` (\`${query.replace(/`/g, "'")}\`): its incidents open threads in <#${meta.channel}>. \`/pivot alerts\` lists it; \`/pivot unwatch ${verdict.name}\` removes it; \`pivotbot export ${verdict.name}\` prints it as a report file.`,
+        ),
+      ),
+    );
+    return {};
+  }
+}
