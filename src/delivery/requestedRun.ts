@@ -4,7 +4,8 @@
  * twice and a restart that interrupts it can finish it or tell the requester; then run and posted.
  */
 import { userMessageOf } from '../core/index.js';
-import { type DeliveryDeps, type RunPlace, type RunTarget, runAndDeliver } from './deliverRun.js';
+import type { DeliveryDeps, RunPlace } from './DeliveryDeps.js';
+import { type RunTarget, runAndDeliver } from './deliverRun.js';
 
 /** Who asked, where, and the key their request carries (none: the run is not recorded). */
 export interface RunRequest {
