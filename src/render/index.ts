@@ -117,9 +117,10 @@ export {
 export { PALETTE, seriesColour } from './palette.js';
 export {
   blockCharacters,
+  cellText,
   type FitOptions,
   type FitResult,
   fitMessage,
+  fitText,
   SLACK_LIMITS,
-  truncateText,
 } from './slackLimits.js';
