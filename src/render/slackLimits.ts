@@ -27,15 +27,22 @@ export const SLACK_LIMITS = {
   blockCharacters: 12_000,
   /** Notification text; Slack truncates message text past 40k, but a notification needs far less. */
   fallbackText: 3000,
+  /** A select option's text and its description. */
+  optionText: 75,
+  optionDescription: 75,
+  /** Labels, hints and placeholders of a modal's inputs: the placeholder's 150, the tightest of them. */
+  modalPlainText: 150,
+  /** An error shown under a modal's input: pivotbot keeps it to one short line. */
+  inputError: 150,
 } as const;
 
 /**
  * What may not be cut in half: a mention, channel link, special mention or link (`<@U1>`,
- * `<#C1|ua-daily>`, `<!here>`, `<https://…|label>`), an emoji shortcode (`:rocket:`) and an HTML
+ * `<#C1|ua-daily>`, `<!here>`, `<https://…|label>`), an emoji shortcode (`:warning:`) and an HTML
  * entity (`&lt;`, which `escapeMrkdwn` writes for a literal `<`).
  */
 const UNCUTTABLE = /<[^<>]*>|&(?:amp|lt|gt);/g;
-/** Shortcodes may overlap (`10:30:rocket:`), so they are found at every colon. */
+/** Shortcodes may overlap (`10:30:warning:`), so they are found at every colon. */
 const SHORTCODE = /(?=(:[a-z0-9_+'-]+:))/gi;
 
 /**
