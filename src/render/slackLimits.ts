@@ -1,7 +1,8 @@
 /**
- * Slack's Block Kit limits and the one function that enforces them. Every builder passes its
- * message through `fitMessage`; whatever is cut is said in the message, with a pointer to the CSV
- * that holds the full result. Limits: https://docs.slack.dev/reference/block-kit/blocks.
+ * Slack's Block Kit limits and the functions that enforce them: `fitText` cuts one text without
+ * splitting a mention, link or emoji shortcode; every builder passes its message through
+ * `fitMessage`, and whatever is cut is said in the message, with a pointer to the CSV that holds
+ * the full result. Limits: https://docs.slack.dev/reference/block-kit/blocks.
  */
 import { type Align, monospaceTable } from './blocks/monospace.js';
 import type { Block, ContextBlock, SlackMessage, TableBlock } from './blocks/types.js';
