@@ -581,7 +581,7 @@ export class PivotCommands {
       const blocks = [noticeMessage(note).blocks?.[0], ...(message.blocks ?? [])].filter((b) => b !== undefined);
       await slack.respond(
         click.responseUrl,
-        { ...message, text: note, blocks: blocks.slice(0, 50) as Block[] },
+        { ...message, text: note, blocks: blocks.slice(0, 50) },
         { replaceOriginal: true },
       );
     } catch (error) {
