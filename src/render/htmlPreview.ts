@@ -6,6 +6,7 @@
 import type { Block, SlackMessage, TextObject } from './blocks/types.js';
 import { escapeHtml, mrkdwnToHtml, safeUrl } from './mrkdwnToHtml.js';
 import { PREVIEW_CSS } from './previewStyle.js';
+import { cellText } from './slackLimits.js';
 
 export interface PreviewFile {
   name: string;
@@ -49,7 +50,15 @@ function image(src: string | undefined, alt: string, cls: string): string {
   return `<img class="${cls}" src="${escapeHtml(url)}" alt="${escapeHtml(alt)}" loading="eager">`;
 }
 
-/** One block as HTML. */
+/** An image's URL: its `image_url`, or the URL of the Slack file it names (none for a file id). */
+function imageSource(
+  image: { image_url: string } | { slack_file: { id: string } | { url: string } },
+): string | undefined {
+  if ('image_url' in image) return image.image_url;
+  return 'url' in image.slack_file ? image.slack_file.url : undefined;
+}
+
+/** One block as HTML; a kind of block pivotbot never sends shows as nothing. */
 export function blockToHtml(block: Block): string {
   switch (block.type) {
     case 'header':
@@ -65,18 +74,21 @@ export function blockToHtml(block: Block): string {
       return '<hr class="b-divider">';
     case 'context':
       return `<div class="b-context">${block.elements
-        .map((e) => (e.type === 'image' ? image(e.image_url, e.alt_text, 'b-context-img') : `<span>${text(e)}</span>`))
+        .map((e) =>
+          e.type === 'image' ? image(imageSource(e), e.alt_text, 'b-context-img') : `<span>${text(e)}</span>`,
+        )
         .join('')}</div>`;
     case 'image': {
-      const src = block.image_url ?? (block.slack_file && 'url' in block.slack_file ? block.slack_file.url : undefined);
+      const src = imageSource(block);
       const title = block.title ? `<div class="b-image-title">${escapeHtml(block.title.text)}</div>` : '';
       return `<figure class="b-image">${title}${image(src, block.alt_text, 'chart')}</figure>`;
     }
     case 'actions':
       return `<div class="b-actions">${block.elements
-        .map(
-          (b) =>
-            `<button type="button" class="btn${b.style ? ` btn-${b.style}` : ''}" data-action-id="${escapeHtml(b.action_id)}" title="${escapeHtml(b.value ?? '')}">${escapeHtml(b.text.text)}</button>`,
+        .map((b) =>
+          b.type === 'button'
+            ? `<button type="button" class="btn${b.style ? ` btn-${b.style}` : ''}" data-action-id="${escapeHtml(b.action_id ?? '')}" title="${escapeHtml(b.value ?? '')}">${escapeHtml(b.text.text)}</button>`
+            : '',
         )
         .join('')}</div>`;
     case 'table': {
@@ -84,10 +96,12 @@ export function blockToHtml(block: Block): string {
       const cell = (tag: string, t: string, i: number) =>
         `<${tag}${align[i]?.align === 'right' ? ' class="num"' : ''}>${escapeHtml(t)}</${tag}>`;
       const [head, ...rows] = block.rows;
-      const thead = head ? `<thead><tr>${head.map((c, i) => cell('th', c.text, i)).join('')}</tr></thead>` : '';
-      const tbody = rows.map((r) => `<tr>${r.map((c, i) => cell('td', c.text, i)).join('')}</tr>`).join('');
+      const thead = head ? `<thead><tr>${head.map((c, i) => cell('th', cellText(c), i)).join('')}</tr></thead>` : '';
+      const tbody = rows.map((r) => `<tr>${r.map((c, i) => cell('td', cellText(c), i)).join('')}</tr>`).join('');
       return `<div class="b-table"><table>${thead}<tbody>${tbody}</tbody></table></div>`;
     }
+    default:
+      return '';
   }
 }
 

@@ -67,7 +67,7 @@ export {
 export { monospaceTable } from './blocks/monospace.js';
 export { monthName, type PacingFigures, pacingLine, pacingStatement, shareText } from './blocks/pacingLine.js';
 export { type BuiltTable, buildTable, type TableOptions, type TableStyle, tableCells } from './blocks/table.js';
-export { deltaText, escapeMrkdwn, TONE_EMOJI } from './blocks/text.js';
+export { deltaText, escapeMrkdwn, mrkdwnContext, mrkdwnSection, TONE_EMOJI } from './blocks/text.js';
 export type * from './blocks/types.js';
 export { axesByUnit, buildChartConfig, MAX_SPLIT_SERIES, type SeriesDraft } from './buildChartConfig.js';
 export {
@@ -117,9 +117,10 @@ export {
 export { PALETTE, seriesColour } from './palette.js';
 export {
   blockCharacters,
+  cellText,
   type FitOptions,
   type FitResult,
   fitMessage,
+  fitText,
   SLACK_LIMITS,
-  truncateText,
 } from './slackLimits.js';

@@ -1,7 +1,8 @@
 /**
- * Slack's Block Kit limits and the one function that enforces them. Every builder passes its
- * message through `fitMessage`; whatever is cut is said in the message, with a pointer to the CSV
- * that holds the full result. Limits: https://docs.slack.dev/reference/block-kit/blocks.
+ * Slack's Block Kit limits and the functions that enforce them: `fitText` cuts one text without
+ * splitting a mention, link or emoji shortcode; every builder passes its message through
+ * `fitMessage`, and whatever is cut is said in the message, with a pointer to the CSV that holds
+ * the full result. Limits: https://docs.slack.dev/reference/block-kit/blocks.
  */
 import { type Align, monospaceTable } from './blocks/monospace.js';
 import type { Block, ContextBlock, SlackMessage, TableBlock } from './blocks/types.js';
@@ -27,14 +28,56 @@ export const SLACK_LIMITS = {
   blockCharacters: 12_000,
   /** Notification text; Slack truncates message text past 40k, but a notification needs far less. */
   fallbackText: 3000,
+  /** A select option's text and its description. */
+  optionText: 75,
+  optionDescription: 75,
+  /** Labels, hints and placeholders of a modal's inputs: the placeholder's 150, the tightest of them. */
+  modalPlainText: 150,
+  /** An error shown under a modal's input: pivotbot keeps it to one short line. */
+  inputError: 150,
 } as const;
 
-/** Cuts text to `max` characters, ending in an ellipsis when cut. */
-export function truncateText(text: string, max: number): string {
+/**
+ * What may not be cut in half: a mention, channel link, special mention or link (`<@U1>`,
+ * `<#C1|ua-daily>`, `<!here>`, `<https://…|label>`), an emoji shortcode (`:warning:`) and an HTML
+ * entity (`&lt;`, which `escapeMrkdwn` writes for a literal `<`).
+ */
+const UNCUTTABLE = /<[^<>]*>|&(?:amp|lt|gt);/g;
+/** Shortcodes may overlap (`10:30:warning:`), so they are found at every colon. */
+const SHORTCODE = /(?=(:[a-z0-9_+'-]+:))/gi;
+
+/**
+ * Cuts text to at most `max` characters (UTF-16 code units, what Slack counts), ending in `…`
+ * when cut. The cut never falls inside a mention, link, emoji shortcode, entity or surrogate
+ * pair: it moves back to before it. Every text Slack limits goes through here.
+ *
+ * @example fitText('Alert for <#C123|ua-daily> :rotating_light:', 20) // 'Alert for…'
+ */
+export function fitText(text: string, max: number): string {
   if (text.length <= max) return text;
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return `${chars.slice(0, max - 1).join('')}…`;
+  if (max < 1) return '';
+  let end = max - 1;
+  const spans: Array<[start: number, stop: number]> = [];
+  for (const m of text.matchAll(UNCUTTABLE)) {
+    if (m.index >= end) break;
+    spans.push([m.index, m.index + m[0].length]);
+  }
+  for (const m of text.matchAll(SHORTCODE)) {
+    if (m.index >= end) break;
+    spans.push([m.index, m.index + (m[1] ?? '').length]);
+  }
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const [start, stop] of spans) {
+      if (start < end && end < stop) {
+        end = start;
+        moved = true;
+      }
+    }
+  }
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end).trimEnd()}…`;
 }
 
 export interface FitOptions {
@@ -54,11 +97,25 @@ export interface FitResult {
 export function truncationNote(cuts: readonly string[], csvName?: string): ContextBlock {
   const where = csvName ? `the CSV \`${csvName}\`` : 'the CSV export';
   const text = `:scissors: Cut to fit Slack's limits (${cuts.join('; ')}). The full result is in ${where}.`;
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncateText(text, SLACK_LIMITS.contextText) }] };
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: fitText(text, SLACK_LIMITS.contextText) }] };
+}
+
+/** The text of a table cell: its text, its number, or the text runs of a rich-text cell. */
+export function cellText(cell: TableBlock['rows'][number][number]): string {
+  if (cell.type === 'raw_text') return cell.text;
+  if (cell.type === 'raw_number') return String(cell.value);
+  const runs: string[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const v of value) walk(v);
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) k === 'text' && typeof v === 'string' ? runs.push(v) : walk(v);
+  };
+  walk(cell.elements);
+  return runs.join('');
 }
 
 function tableToMonospace(table: TableBlock, maxChars: number): Block {
-  const rows = table.rows.map((r) => r.map((c) => c.text));
+  const rows = table.rows.map((r) => r.map(cellText));
   const align: Align[] = (table.column_settings ?? []).map((s) => (s?.align === 'right' ? 'right' : 'left'));
   return { type: 'section', text: { type: 'mrkdwn', text: monospaceTable(rows, align, maxChars).text } };
 }
@@ -69,20 +126,18 @@ function fitBlock(block: Block, cuts: string[], state: { tables: number }): Bloc
   switch (block.type) {
     case 'header':
       if (block.text.text.length > L.headerText) cuts.push('a long title');
-      return { ...block, text: { ...block.text, text: truncateText(block.text.text, L.headerText) } };
+      return { ...block, text: { ...block.text, text: fitText(block.text.text, L.headerText) } };
     case 'section': {
       const out = { ...block };
       if (block.text && block.text.text.length > L.sectionText) {
         cuts.push('a long section');
         const code = block.text.text.startsWith('```');
-        const text = truncateText(block.text.text, L.sectionText - (code ? 4 : 0));
+        const text = fitText(block.text.text, L.sectionText - (code ? 4 : 0));
         out.text = { ...block.text, text: code ? `${text}\n\`\`\`` : text };
       }
       if (block.fields) {
         if (block.fields.length > L.sectionFields) cuts.push(`${block.fields.length - L.sectionFields} fields`);
-        out.fields = block.fields
-          .slice(0, L.sectionFields)
-          .map((f) => ({ ...f, text: truncateText(f.text, L.fieldText) }));
+        out.fields = block.fields.slice(0, L.sectionFields).map((f) => ({ ...f, text: fitText(f.text, L.fieldText) }));
       }
       return out;
     }
@@ -92,20 +147,24 @@ function fitBlock(block: Block, cuts: string[], state: { tables: number }): Bloc
         ...block,
         elements: block.elements
           .slice(0, L.contextElements)
-          .map((e) => (e.type === 'image' ? e : { ...e, text: truncateText(e.text, L.contextText) })),
+          .map((e) => (e.type === 'image' ? e : { ...e, text: fitText(e.text, L.contextText) })),
       };
     case 'actions':
       if (block.elements.length > L.actionsElements) cuts.push('buttons');
       return {
         ...block,
-        elements: block.elements.slice(0, L.actionsElements).map((b) => ({
-          ...b,
-          text: { ...b.text, text: truncateText(b.text.text, L.buttonText) },
-          ...(b.value === undefined ? {} : { value: b.value.slice(0, L.buttonValue) }),
-        })),
+        elements: block.elements.slice(0, L.actionsElements).map((b) =>
+          b.type === 'button'
+            ? {
+                ...b,
+                text: { ...b.text, text: fitText(b.text.text, L.buttonText) },
+                ...(b.value === undefined ? {} : { value: b.value.slice(0, L.buttonValue) }),
+              }
+            : b,
+        ),
       };
     case 'image':
-      return { ...block, alt_text: truncateText(block.alt_text, L.imageAltText) };
+      return { ...block, alt_text: fitText(block.alt_text, L.imageAltText) };
     case 'table': {
       state.tables++;
       if (state.tables > L.tablesPerMessage) return fitBlock(tableToMonospace(block, L.sectionText), cuts, state);
@@ -183,5 +242,5 @@ export function fitMessage(message: SlackMessage, options: FitOptions = {}): Fit
     const actions = blocks.findIndex((b) => b.type === 'actions');
     blocks.splice(actions < 0 ? blocks.length : actions, 0, note);
   }
-  return { message: { text: truncateText(message.text, SLACK_LIMITS.fallbackText), blocks }, cuts };
+  return { message: { text: fitText(message.text, SLACK_LIMITS.fallbackText), blocks }, cuts };
 }

@@ -1,7 +1,7 @@
 /** Checks a Block Kit message against every Slack limit pivotbot knows, for builder tests. */
 
-import type { Block, SlackMessage } from '../../src/render/index.js';
-import { SLACK_LIMITS } from '../../src/render/index.js';
+import type { Block, ButtonElement, SlackMessage } from '../../src/render/index.js';
+import { cellText, SLACK_LIMITS } from '../../src/render/index.js';
 
 /** Every limit violated by the message, as readable strings; empty when it fits. */
 export function slackLimitViolations(message: SlackMessage): string[] {
@@ -34,6 +34,7 @@ export function slackLimitViolations(message: SlackMessage): string[] {
         const ids = block.elements.map((e) => e.action_id);
         if (new Set(ids).size !== ids.length) problems.push(`${at}: duplicate action_id`);
         for (const b of block.elements) {
+          if (b.type !== 'button') continue;
           if (b.text.text.length > L.buttonText) problems.push(`${at}: button text too long`);
           if ((b.value?.length ?? 0) > L.buttonValue) problems.push(`${at}: button value too long`);
         }
@@ -43,11 +44,11 @@ export function slackLimitViolations(message: SlackMessage): string[] {
         if (block.rows.length > L.tableRows) problems.push(`${at}: ${block.rows.length} rows`);
         if (block.rows.some((r) => r.length > L.tableCells))
           problems.push(`${at}: more than ${L.tableCells} cells in a row`);
-        if (block.rows.some((r) => r.some((c) => c.text === ''))) problems.push(`${at}: empty cell text`);
+        if (block.rows.some((r) => r.some((c) => cellText(c) === ''))) problems.push(`${at}: empty cell text`);
         break;
       case 'image':
         if (block.alt_text.length > L.imageAltText) problems.push(`${at}: alt text too long`);
-        if (!block.image_url && !block.slack_file) problems.push(`${at}: no image source`);
+        if ('image_url' in block ? !block.image_url : !block.slack_file) problems.push(`${at}: no image source`);
         break;
       default:
         break;
@@ -59,4 +60,11 @@ export function slackLimitViolations(message: SlackMessage): string[] {
 /** The text of every block, joined: handy for `toContain` checks. */
 export function messageText(message: SlackMessage): string {
   return JSON.stringify(message.blocks);
+}
+
+/** The buttons of a message's actions blocks, in order. */
+export function buttonsOf(message: SlackMessage): ButtonElement[] {
+  return message.blocks.flatMap((b) =>
+    b.type === 'actions' ? b.elements.filter((e): e is ButtonElement => e.type === 'button') : [],
+  );
 }

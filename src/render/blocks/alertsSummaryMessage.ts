@@ -4,7 +4,7 @@
  * evaluation, a green "all clear" would be a claim nobody checked.
  */
 import { type FormatUnit, formatValue } from '../format.js';
-import { fitMessage, SLACK_LIMITS, truncateText } from '../slackLimits.js';
+import { fitMessage, fitText, SLACK_LIMITS } from '../slackLimits.js';
 import { formatWhen, mentionText } from './alertMessages.js';
 import { elapsedSuffix } from './jobProgressMessage.js';
 import { context, escapeMrkdwn, mrkdwn } from './text.js';
@@ -130,7 +130,7 @@ export function alertsSummaryMessage(input: AlertsSummaryInput): SlackMessage {
 
 /** Names are cut so one long campaign name cannot push every other incident out of the message. */
 function short(text: string): string {
-  return truncateText(text, 80);
+  return fitText(text, 80);
 }
 
 /** As many lines as fit one section, then how many more there are. */

@@ -2,7 +2,7 @@
 import type { ReportView } from '../../view/index.js';
 import { formatValue } from '../format.js';
 import { sharesOf } from '../shareChart.js';
-import { SLACK_LIMITS } from '../slackLimits.js';
+import { fitText, SLACK_LIMITS } from '../slackLimits.js';
 import { escapeMrkdwn, mrkdwn } from './text.js';
 import type { SectionBlock } from './types.js';
 
@@ -27,5 +27,5 @@ export function postbackSection(view: ReportView): SectionBlock | null {
     return `*${escapeMrkdwn(key.postbackKey ?? '(no key)')}*${total}: ${parts.join(' · ')}`;
   });
   const text = `*Postback values*\n${lines.join('\n')}`;
-  return { type: 'section', text: mrkdwn(text.slice(0, SLACK_LIMITS.sectionText)) };
+  return { type: 'section', text: mrkdwn(fitText(text, SLACK_LIMITS.sectionText)) };
 }

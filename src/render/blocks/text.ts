@@ -2,7 +2,8 @@
 import type { Polarity } from '../../reporting/index.js';
 import type { Delta } from '../../view/index.js';
 import { arrowFor, deltaTone, type FormatUnit, formatDelta, type Tone } from '../format.js';
-import type { ButtonElement, ContextBlock, MrkdwnText, PlainText } from './types.js';
+import { fitText, SLACK_LIMITS } from '../slackLimits.js';
+import type { ButtonElement, ContextBlock, MrkdwnText, PlainText, SectionBlock } from './types.js';
 
 /**
  * Escapes the three characters Slack's mrkdwn treats as control characters, so report titles,
@@ -14,6 +15,16 @@ export function escapeMrkdwn(text: string): string {
 
 export const plain = (text: string): PlainText => ({ type: 'plain_text', text, emoji: true });
 export const mrkdwn = (text: string): MrkdwnText => ({ type: 'mrkdwn', text });
+
+/** A section of mrkdwn text, cut to Slack's 3,000 characters (`fitText`). */
+export function mrkdwnSection(text: string): SectionBlock {
+  return { type: 'section', text: mrkdwn(fitText(text, SLACK_LIMITS.sectionText)) };
+}
+
+/** A context line of mrkdwn text, cut to Slack's 3,000 characters (`fitText`). */
+export function mrkdwnContext(text: string): ContextBlock {
+  return { type: 'context', elements: [mrkdwn(fitText(text, SLACK_LIMITS.contextText))] };
+}
 
 export function context(...texts: string[]): ContextBlock {
   return { type: 'context', elements: texts.filter((t) => t !== '').map(mrkdwn) };

@@ -1,95 +1,55 @@
 /**
- * The slice of Slack's Block Kit that pivotbot's messages use, typed here so the builders stay
- * free of SDK dependencies. Shapes follow https://docs.slack.dev/reference/block-kit/blocks.
+ * Block Kit as pivotbot's builders speak it: Slack's own types from `@slack/types` (what
+ * `@slack/web-api` takes), under the names the builders use. A message's blocks are `KnownBlock[]`,
+ * so they go to `chat.postMessage` as they are. Shapes: https://docs.slack.dev/reference/block-kit/blocks.
  */
+import type {
+  ActionsBlock,
+  Button,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  HomeView,
+  ImageBlock,
+  ImageElement,
+  KnownBlock,
+  ModalView,
+  MrkdwnElement,
+  PlainTextElement,
+  RawTextElement,
+  SectionBlock,
+  TableBlock,
+  TextObject,
+} from '@slack/types';
 
-export interface PlainText {
-  type: 'plain_text';
-  text: string;
-  emoji?: boolean;
-}
+export type {
+  ActionsBlock,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  HomeView,
+  ImageBlock,
+  ImageElement,
+  KnownBlock,
+  ModalView,
+  SectionBlock,
+  TableBlock,
+  TextObject,
+};
 
-export interface MrkdwnText {
-  type: 'mrkdwn';
-  text: string;
-}
-
-export type TextObject = PlainText | MrkdwnText;
-
-export interface HeaderBlock {
-  type: 'header';
-  text: PlainText;
-  block_id?: string;
-}
-
-export interface SectionBlock {
-  type: 'section';
-  text?: TextObject;
-  fields?: TextObject[];
-  block_id?: string;
-}
-
-export interface DividerBlock {
-  type: 'divider';
-  block_id?: string;
-}
-
-export interface ImageElement {
-  type: 'image';
-  image_url: string;
-  alt_text: string;
-}
-
-export interface ContextBlock {
-  type: 'context';
-  elements: Array<TextObject | ImageElement>;
-  block_id?: string;
-}
-
-/** An image block: a public URL, or a file uploaded to Slack (files.uploadV2) by id or URL. */
-export interface ImageBlock {
-  type: 'image';
-  alt_text: string;
-  title?: PlainText;
-  image_url?: string;
-  slack_file?: { id: string } | { url: string };
-  block_id?: string;
-}
-
-export interface ButtonElement {
-  type: 'button';
-  text: PlainText;
-  action_id: string;
-  value?: string;
-  url?: string;
-  style?: 'primary' | 'danger';
-}
-
-export interface ActionsBlock {
-  type: 'actions';
-  elements: ButtonElement[];
-  block_id?: string;
-}
-
-export interface TableCell {
-  type: 'raw_text';
-  text: string;
-}
-
-export interface TableBlock {
-  type: 'table';
-  rows: TableCell[][];
-  column_settings?: Array<{ align?: 'left' | 'center' | 'right'; is_wrapped?: boolean } | null>;
-  block_id?: string;
-}
-
-export type Block = HeaderBlock | SectionBlock | DividerBlock | ContextBlock | ImageBlock | ActionsBlock | TableBlock;
+/** Any block a message, the App Home or a modal may hold. */
+export type Block = KnownBlock;
+export type PlainText = PlainTextElement;
+export type MrkdwnText = MrkdwnElement;
+export type ButtonElement = Button;
+/** The one kind of table cell pivotbot writes: plain text. */
+export type TableCell = RawTextElement;
 
 /** A message ready for chat.postMessage / respond: the blocks and the notification text. */
 export interface SlackMessage {
   /** Fallback text for notifications and clients without Block Kit. */
   text: string;
-  blocks: Block[];
+  blocks: KnownBlock[];
 }
 
 /**

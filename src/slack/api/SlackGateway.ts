@@ -2,10 +2,13 @@
  * What pivotbot needs from Slack's Web API, as one small interface (`SlackGateway`) and the
  * shapes it speaks; `WebApiGateway.ts` implements it over @slack/web-api.
  */
-import type { SlackMessage } from '../../render/index.js';
+import type { MessageMetadata } from '@slack/types';
+import type { HomeView, ModalView, SlackMessage } from '../../render/index.js';
 import type { Lane } from './RatePacer.js';
 
 export { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';
+/** Slack message metadata: how a digest or alert finds its own earlier posts in a channel's history. */
+export type { MessageMetadata };
 /** Where a posted message landed. */
 export interface Posted {
   ts: string;
@@ -19,12 +22,6 @@ export interface UploadFile {
   data: Buffer;
   title?: string;
   altText?: string;
-}
-
-/** Slack message metadata: how a digest or alert finds its own earlier posts in a channel's history. */
-export interface MessageMetadata {
-  event_type: string;
-  event_payload: Record<string, unknown>;
 }
 
 /** A message read back from a channel's history. */
@@ -112,15 +109,11 @@ export interface SlackGateway {
   ): Promise<string[]>;
   /** Uploads a file shared nowhere, for image blocks that reference it by id. */
   uploadPrivate(file: UploadFile, options?: CallOptions): Promise<string>;
-  publishHome(userId: string, view: { type: 'home'; blocks: unknown[] }, options?: CallOptions): Promise<void>;
+  publishHome(userId: string, view: HomeView, options?: CallOptions): Promise<void>;
   /** Opens a modal for a trigger_id (valid 3 s after the click or command); resolves to the view's id and hash. */
-  viewsOpen(triggerId: string, view: Record<string, unknown>, options?: CallOptions): Promise<OpenedView>;
+  viewsOpen(triggerId: string, view: ModalView, options?: CallOptions): Promise<OpenedView>;
   /** Replaces an open modal; with `hash`, Slack refuses (`hash_conflict`) when the view changed since. */
-  viewsUpdate(
-    viewId: string,
-    view: Record<string, unknown>,
-    options?: CallOptions & { hash?: string },
-  ): Promise<OpenedView>;
+  viewsUpdate(viewId: string, view: ModalView, options?: CallOptions & { hash?: string }): Promise<OpenedView>;
   /** A channel's recent top-level messages, newest first (`pages` pages, default one). */
   history(channel: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
   /** A thread: its parent and replies, oldest first (`pages` pages, default one; `conversations.replies`). */

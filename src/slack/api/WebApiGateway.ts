@@ -4,14 +4,13 @@
  */
 import bolt from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { SlackConfig } from '../../config/index.js';
 import type { Logger } from '../../core/index.js';
-import type { SlackMessage } from '../../render/index.js';
-import { boltLogger } from './boltLogger.js';
+import type { HomeView, ModalView, SlackMessage } from '../../render/index.js';
 import { ChannelDirectory, type ChannelPage, unknownChannelError } from './ChannelDirectory.js';
+import { type UploadDeps, uploadFiles, uploadPrivateFile } from './filesUpload.js';
 import { messagesOf, nextCursorOf, pageArgs } from './historyMessages.js';
-import { type Lane, type PacerClock, RatePacer } from './RatePacer.js';
-import { type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
+import { drain, withTimeout } from './httpCalls.js';
+import { type Lane, RatePacer } from './RatePacer.js';
 import { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';
 import type {
   CallOptions,
@@ -24,7 +23,6 @@ import type {
   SlackGateway,
   UploadFile,
 } from './SlackGateway.js';
-import { slackApiUrlOption } from './slackApiUrl.js';
 
 const { webApi } = bolt;
 
@@ -96,10 +94,10 @@ export class WebApiGateway implements SlackGateway {
         this.client.chat.postMessage({
           channel,
           text: message.text,
-          blocks: message.blocks as never,
+          blocks: message.blocks,
           unfurl_links: false,
           ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
-          ...(options.metadata ? { metadata: options.metadata as never } : {}),
+          ...(options.metadata ? { metadata: options.metadata } : {}),
         }),
       // Paced per channel by id when it is known, so `#ua-daily` and its id share one budget.
       { channel: this.shared.channels.known(channel) ?? channel, signal: options.signal },
@@ -125,8 +123,8 @@ export class WebApiGateway implements SlackGateway {
           channel: id,
           ts,
           text: message.text,
-          blocks: message.blocks as never,
-          ...(options.metadata ? { metadata: options.metadata as never } : {}),
+          blocks: message.blocks,
+          ...(options.metadata ? { metadata: options.metadata } : {}),
         }),
       { signal: options.signal },
     );
@@ -135,7 +133,7 @@ export class WebApiGateway implements SlackGateway {
   async ephemeral(channel: string, user: string, message: SlackMessage, options: CallOptions = {}): Promise<void> {
     await this.call(
       'chat.postEphemeral',
-      () => this.client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks as never }),
+      () => this.client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks }),
       { signal: options.signal },
     );
   }
@@ -170,80 +168,59 @@ export class WebApiGateway implements SlackGateway {
     await drain(response);
   }
 
-  /**
-   * The files-upload-v2 flow by hand (what the SDK's filesUploadV2 does), so each of its Web API
-   * calls is paced and its 429s retried on their own instead of redoing the whole upload.
-   */
+  /** The files-upload-v2 flow, each of its Web API calls paced (see `filesUpload.ts`). */
   async upload(
     channel: string,
     files: readonly UploadFile[],
     options: CallOptions & { threadTs?: string; comment?: string } = {},
   ): Promise<string[]> {
     const channelId = await this.channelId(channel, options);
-    const uploaded: Array<{ id: string; title: string }> = [];
-    for (const file of files) {
-      const id = await this.sendBytes(file, options.signal);
-      uploaded.push({ id, title: file.title ?? file.filename });
-    }
-    await this.call(
-      'files.completeUploadExternal',
-      () =>
-        this.client.files.completeUploadExternal({
-          files: uploaded as [{ id: string; title: string }],
-          channel_id: channelId,
-          ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
-          ...(options.comment ? { initial_comment: options.comment } : {}),
-        } as never),
-      { signal: options.signal },
-    );
-    return uploaded.map((f) => f.id);
+    return uploadFiles(this.uploadDeps(), channelId, files, options);
   }
 
-  async uploadPrivate(file: UploadFile, options: CallOptions = {}): Promise<string> {
-    const fileId = await this.sendBytes(file, options.signal);
-    await this.call(
-      'files.completeUploadExternal',
-      () => this.client.files.completeUploadExternal({ files: [{ id: fileId, title: file.title ?? file.filename }] }),
-      { signal: options.signal },
-    );
-    return fileId;
+  uploadPrivate(file: UploadFile, options: CallOptions = {}): Promise<string> {
+    return uploadPrivateFile(this.uploadDeps(), file, options.signal);
   }
 
-  async publishHome(
-    userId: string,
-    view: { type: 'home'; blocks: unknown[] },
-    options: CallOptions = {},
-  ): Promise<void> {
-    await this.call('views.publish', () => this.client.views.publish({ user_id: userId, view: view as never }), {
+  private uploadDeps(): UploadDeps {
+    return {
+      client: this.client,
+      fetchImpl: this.fetchImpl,
+      call: (method, run, where) => this.call(method, run, where),
+    };
+  }
+
+  async publishHome(userId: string, view: HomeView, options: CallOptions = {}): Promise<void> {
+    await this.call('views.publish', () => this.client.views.publish({ user_id: userId, view }), {
       signal: options.signal,
     });
   }
 
-  async viewsOpen(triggerId: string, view: Record<string, unknown>, options: CallOptions = {}): Promise<OpenedView> {
-    const result = (await this.call(
+  async viewsOpen(triggerId: string, view: ModalView, options: CallOptions = {}): Promise<OpenedView> {
+    const result = await this.call(
       'views.open',
-      () => this.client.views.open({ trigger_id: triggerId, view: view as never }),
+      () => this.client.views.open({ trigger_id: triggerId, view }),
       // A trigger_id lives 3 s: waiting longer for a turn under the rate limits is futile.
       { signal: options.signal, maxWaitMs: TRIGGER_WAIT_MS },
-    )) as unknown as { view?: { id?: string; hash?: string } };
+    );
     return { id: result.view?.id ?? '', hash: result.view?.hash ?? '' };
   }
 
   async viewsUpdate(
     viewId: string,
-    view: Record<string, unknown>,
+    view: ModalView,
     options: CallOptions & { hash?: string } = {},
   ): Promise<OpenedView> {
-    const result = (await this.call(
+    const result = await this.call(
       'views.update',
       () =>
         this.client.views.update({
           view_id: viewId,
-          view: view as never,
+          view,
           ...(options.hash ? { hash: options.hash } : {}),
         }),
       { signal: options.signal },
-    )) as unknown as { view?: { id?: string; hash?: string } };
+    );
     return { id: result.view?.id ?? viewId, hash: result.view?.hash ?? '' };
   }
 
@@ -293,9 +270,9 @@ export class WebApiGateway implements SlackGateway {
   }
 
   async userTimeZone(userId: string, options: CallOptions = {}): Promise<string | undefined> {
-    const result = (await this.call('users.info', () => this.client.users.info({ user: userId }), {
+    const result = await this.call('users.info', () => this.client.users.info({ user: userId }), {
       signal: options.signal,
-    })) as unknown as { user?: { tz?: unknown } };
+    });
     return typeof result.user?.tz === 'string' ? result.user.tz : undefined;
   }
 
@@ -306,7 +283,7 @@ export class WebApiGateway implements SlackGateway {
 
   /** One page of `conversations.list`: the public and private channels the bot can see. */
   private async listChannels(cursor: string | undefined, signal: AbortSignal | undefined): Promise<ChannelPage> {
-    const page = (await this.call(
+    const page = await this.call(
       'conversations.list',
       () =>
         this.client.conversations.list({
@@ -316,41 +293,9 @@ export class WebApiGateway implements SlackGateway {
           ...(cursor ? { cursor } : {}),
         }),
       { signal },
-    )) as unknown as { channels?: Array<{ id?: string; name?: string }>; response_metadata?: { next_cursor?: string } };
+    );
     const next = page.response_metadata?.next_cursor;
     return { channels: page.channels ?? [], ...(next ? { nextCursor: next } : {}) };
-  }
-
-  /** Gets an upload URL for one file and sends its bytes there; resolves to the file id. */
-  private async sendBytes(file: UploadFile, signal: AbortSignal | undefined): Promise<string> {
-    const ticket = await this.call(
-      'files.getUploadURLExternal',
-      () =>
-        this.client.files.getUploadURLExternal({
-          filename: file.filename,
-          length: file.data.length,
-          ...(file.altText ? { alt_txt: file.altText } : {}),
-        }),
-      { signal },
-    );
-    // The raw bytes, which Slack's upload URL accepts as well as a multipart form. Not a FormData:
-    // undici streams a form from an async generator that can enqueue into the request's body stream
-    // after it closed, an uncaught ERR_INVALID_STATE (seen on Node 24 on a busy machine).
-    let response: Response;
-    try {
-      response = await this.fetchImpl(String(ticket.upload_url ?? ''), {
-        method: 'POST',
-        headers: { 'content-type': 'application/octet-stream' },
-        body: new Uint8Array(file.data),
-        signal: withTimeout(30_000, signal),
-      });
-    } catch (error) {
-      throw new SlackDeliveryError('upload', 'request_failed', { retryable: true, cause: error });
-    }
-    await drain(response);
-    if (!response.ok)
-      throw new SlackDeliveryError('upload', `http_${response.status}`, { retryable: response.status >= 500 });
-    return String(ticket.file_id ?? '');
   }
 
   /**
@@ -403,52 +348,4 @@ export class WebApiGateway implements SlackGateway {
     }
     return stats;
   }
-}
-
-function withTimeout(ms: number, signal: AbortSignal | undefined): AbortSignal {
-  const timeout = AbortSignal.timeout(ms);
-  return signal ? AbortSignal.any([timeout, signal]) : timeout;
-}
-
-/** Web API retries of 5xx and network errors: bounded (4 within a minute), unlike the SDK's 30-minute default. */
-export const SLACK_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000, maxRetryTime: 60_000 };
-
-export interface GatewayOptions {
-  retry?: typeof SLACK_RETRY;
-  secrets?: readonly string[];
-  /** The rate limits to pace to (default: Slack's, per minute); tests shorten the window. */
-  rateLimits?: RateLimitSettings;
-  /** How long a call may wait for its turn, per lane (default `MAX_WAIT_MS`). */
-  maxWaitMs?: Partial<Record<Lane, number>>;
-  clock?: PacerClock;
-}
-
-/**
- * The gateway over a Web API client with the bot token: calls paced to Slack's rate limits
- * (`rateLimits.ts`), 429s counted and waited out per method (Retry-After) by the gateway rather
- * than by the SDK, which would pause every call, interactive ones too; 5xx and network errors
- * retried by the SDK, bounded (`SLACK_RETRY` unless `options.retry`); and the SDK's own log lines
- * (when `options.secrets` is given) in our logger, scrubbed. The Slack app and `pivotbot run
- * --post` both use it.
- *
- * @example const slack = slackGatewayFor(config.slack, logger); await slack.post('C123', message);
- */
-export function slackGatewayFor(slack: SlackConfig, logger: Logger, options: GatewayOptions = {}): WebApiGateway {
-  const client = new webApi.WebClient(slack.botToken, {
-    ...(options.secrets ? { logger: boltLogger(logger, options.secrets) } : {}),
-    ...slackApiUrlOption(slack.apiUrl),
-    retryConfig: options.retry ?? SLACK_RETRY,
-    rejectRateLimitedCalls: true,
-    timeout: 30_000,
-  });
-  const pacer = new RatePacer(options.rateLimits ?? SLACK_RATE_SETTINGS, options.clock ? { clock: options.clock } : {});
-  return new WebApiGateway(client, logger, fetch, {
-    pacer,
-    ...(options.maxWaitMs ? { maxWaitMs: options.maxWaitMs } : {}),
-  });
-}
-
-/** Reads a small answer's body to its end, so its connection goes back to the pool. */
-async function drain(response: Response): Promise<void> {
-  await response.arrayBuffer().catch(() => undefined);
 }

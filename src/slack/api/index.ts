@@ -12,5 +12,6 @@ export {
   type SlackGateway,
 } from './SlackGateway.js';
 export { slackApiUrlOption } from './slackApiUrl.js';
+export { type GatewayOptions, SLACK_RETRY, slackGatewayFor } from './slackGatewayFor.js';
 export { verifySlackToken } from './slackIdentity.js';
-export { type GatewayOptions, SLACK_RETRY, slackGatewayFor, type WebApiGateway } from './WebApiGateway.js';
+export type { WebApiGateway } from './WebApiGateway.js';

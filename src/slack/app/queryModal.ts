@@ -6,12 +6,12 @@
  * calls (those are in `modalActions.ts`); what the fields say (query line, problems, validation)
  * is `queryModalFields.ts`.
  */
+import type { InputBlock } from '@slack/types';
 import type { GlossaryTerm } from '../../query/index.js';
-import { SLACK_LIMITS } from '../../render/index.js';
+import { fitText, type KnownBlock, type ModalView, SLACK_LIMITS } from '../../render/index.js';
 import { DIMENSIONS, METRICS } from '../../reporting/index.js';
 import {
   COMPARISONS,
-  cut,
   EMPTY_FIELDS,
   MODAL_RANGES,
   QUERY_BLOCKS,
@@ -50,9 +50,7 @@ const DATE_CHOICES: ReadonlyArray<readonly [string, string]> = [
   ['date:hourly', 'by hour'],
 ];
 
-/** Slack's limits on select options (Block Kit reference). */
-const OPTION_TEXT = 75;
-const OPTION_DESCRIPTION = 75;
+/** Slack's limit on a select's options (Block Kit reference). */
 const OPTIONS_PER_SELECT = 100;
 
 interface SlackOption {
@@ -65,13 +63,15 @@ interface OptionGroup {
   options: SlackOption[];
 }
 
-const plain = (text: string) => ({ type: 'plain_text' as const, text: cut(text, 150) });
+const plain = (text: string) => ({ type: 'plain_text' as const, text: fitText(text, SLACK_LIMITS.modalPlainText) });
 
 function option(value: string, label: string, description?: string): SlackOption {
   return {
-    text: { type: 'plain_text', text: cut(label, OPTION_TEXT) },
+    text: { type: 'plain_text', text: fitText(label, SLACK_LIMITS.optionText) },
     value,
-    ...(description ? { description: { type: 'plain_text', text: cut(description, OPTION_DESCRIPTION) } } : {}),
+    ...(description
+      ? { description: { type: 'plain_text', text: fitText(description, SLACK_LIMITS.optionDescription) } }
+      : {}),
   };
 }
 
@@ -168,7 +168,7 @@ export function queryModalView(input: {
   responseUrl?: string;
   terms: readonly GlossaryTerm[];
   fields?: QueryModalFields;
-}): Record<string, unknown> {
+}): ModalView {
   const fields = input.fields ?? EMPTY_FIELDS;
   const metricGroups = metricOptionGroups(input.terms);
   const dimensionGroups = dimensionOptionGroups(input.terms);
@@ -176,7 +176,7 @@ export function queryModalView(input: {
     groups.flatMap((g) => g.options).filter((o) => values.includes(o.value));
   const rangeOptions = MODAL_RANGES.map(([value, label]) => option(value, label));
   const compareOptions = COMPARISONS.map(([value, label]) => option(value, label));
-  const textInput = (block: string, label: string, placeholder: string, value: string, hint: string) => ({
+  const textInput = (block: string, label: string, placeholder: string, value: string, hint: string): InputBlock => ({
     type: 'input',
     block_id: block,
     optional: true,
@@ -196,7 +196,7 @@ export function queryModalView(input: {
   const range = rangeOptions.find((o) => o.value === fields.range);
   const compare = compareOptions.find((o) => o.value === fields.compare);
   const line = queryLine(fields);
-  const blocks = [
+  const blocks: KnownBlock[] = [
     {
       type: 'input',
       block_id: QUERY_BLOCKS.metrics,
@@ -264,7 +264,7 @@ export function queryModalView(input: {
       block_id: QUERY_BLOCKS.line,
       text: {
         type: 'mrkdwn',
-        text: cut(`*The same as typing:*\n\`/pivot ${line.replace(/`/g, "'")}\``, SLACK_LIMITS.sectionText),
+        text: fitText(`*The same as typing:*\n\`/pivot ${line.replace(/`/g, "'")}\``, SLACK_LIMITS.sectionText),
       },
     },
   ];

@@ -4,6 +4,7 @@
  * The view itself is `queryModal.ts`.
  */
 import { compileQuery, countryCodeOf, QueryError, type QueryOptions } from '../../query/index.js';
+import { fitText, SLACK_LIMITS } from '../../render/index.js';
 
 export const QUERY_MODAL_CALLBACK = 'pivot_query_modal';
 /** Every input of the modal dispatches its changes with an action id starting so (`MODAL_ACTION_PATTERN`). */
@@ -66,11 +67,6 @@ export const COMPARISONS: ReadonlyArray<readonly [QueryModalFields['compare'], s
   ['last_week', 'vs same period last week (WoW)', 'vs last week'],
 ];
 
-/** Cuts `text` to `max` characters, ending with an ellipsis when cut. */
-export function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /** Splits a filter input: commas, "and" or spaces between values. */
 function listOf(text: string): string[] {
   return text
@@ -86,9 +82,9 @@ export function fieldProblems(fields: QueryModalFields): Record<string, string> 
   if (fields.metrics.length === 0) problems[QUERY_BLOCKS.metrics] = 'Pick at least one metric.';
   const unknown = listOf(fields.country).filter((c) => countryCodeOf(c) === undefined);
   if (unknown.length > 0) {
-    problems[QUERY_BLOCKS.country] = cut(
+    problems[QUERY_BLOCKS.country] = fitText(
       `Not a country: ${unknown.join(', ')}. Write codes or names: US, BR or Brazil.`,
-      150,
+      SLACK_LIMITS.inputError,
     );
   }
   for (const [key, what] of [
@@ -97,7 +93,10 @@ export function fieldProblems(fields: QueryModalFields): Record<string, string> 
   ] as const) {
     const bad = listOf(fields[key]).filter((v) => !/^\d{1,10}$/.test(v) || Number(v) > 2_147_483_647);
     if (bad.length > 0)
-      problems[QUERY_BLOCKS[key]] = cut(`Not ${what}: ${bad.join(', ')}. Write numbers: 101, 102.`, 150);
+      problems[QUERY_BLOCKS[key]] = fitText(
+        `Not ${what}: ${bad.join(', ')}. Write numbers: 101, 102.`,
+        SLACK_LIMITS.inputError,
+      );
   }
   if (fields.top.trim() !== '' && !/^\s*([1-9]\d{0,3})\s*$/.test(fields.top)) {
     problems[QUERY_BLOCKS.top] = 'Top N is a whole number from 1 to 9999, or empty for every row.';
@@ -167,7 +166,7 @@ export function validateQueryModal(fields: QueryModalFields, options: QueryOptio
     compileQuery(query, options);
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
-    return { ok: false, errors: { [blockOfError(error, fields)]: cut(error.message, 150) } };
+    return { ok: false, errors: { [blockOfError(error, fields)]: fitText(error.message, SLACK_LIMITS.inputError) } };
   }
   return { ok: true, query };
 }

@@ -5,6 +5,7 @@
  * scheduler posts like any other). Pure: views and validation from data.
  */
 import { compileQuery, QueryError, type QueryOptions } from '../../query/index.js';
+import { fitText, type ModalView, SLACK_LIMITS } from '../../render/index.js';
 import { normalizeTimeZone, timeZoneProblem } from '../../time/index.js';
 
 export const SCHEDULE_MODAL_CALLBACK = 'pivot_schedule_modal';
@@ -52,10 +53,7 @@ export interface SavedQueryInput {
   timezone: string;
 }
 
-const plain = (text: string) => ({
-  type: 'plain_text' as const,
-  text: text.length > 150 ? `${text.slice(0, 149)}…` : text,
-});
+const plain = (text: string) => ({ type: 'plain_text' as const, text: fitText(text, SLACK_LIMITS.modalPlainText) });
 
 /** A name suggested from the query's words: `spend by countryCode last 7 days` → `spend-by-countrycode-last-7-days`. */
 export function suggestedName(query: string): string {
@@ -77,7 +75,7 @@ export function scheduleModalView(input: {
   timezone: string;
   /** What the query was understood as, shown above the fields. */
   understood?: string;
-}): Record<string, unknown> {
+}): ModalView {
   const dayOptions = DAYS.map((day, i) => ({ text: plain(day), value: String(i + 1) }));
   const shown = (input.understood ?? input.query).replace(/`/g, "'");
   return {
@@ -90,7 +88,7 @@ export function scheduleModalView(input: {
     blocks: [
       {
         type: 'section',
-        text: { type: 'mrkdwn', text: `\`${shown.length > 2_900 ? `${shown.slice(0, 2_899)}…` : shown}\`` },
+        text: { type: 'mrkdwn', text: `\`${fitText(shown, SLACK_LIMITS.sectionText - 2)}\`` },
       },
       {
         type: 'input',
@@ -200,16 +198,17 @@ export function validateScheduleForm(
   if (days.length === 0) errors[SCHEDULE_BLOCKS.days] = 'Pick at least one day.';
   const zone = normalizeTimeZone(form.zone);
   if (zone === undefined) {
-    errors[SCHEDULE_BLOCKS.zone] = (
-      timeZoneProblem(form.zone)?.message ?? `"${form.zone}" is not a time zone (like Europe/Berlin).`
-    ).slice(0, 150);
+    errors[SCHEDULE_BLOCKS.zone] = fitText(
+      timeZoneProblem(form.zone)?.message ?? `"${form.zone}" is not a time zone (like Europe/Berlin).`,
+      SLACK_LIMITS.inputError,
+    );
   }
   try {
     const compiled = compileQuery(input.query, input.queryOptions);
     if (compiled.kind === 'run') errors[SCHEDULE_BLOCKS.name] = 'Subscribe to a report with `/pivot subscribe`.';
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
-    errors[SCHEDULE_BLOCKS.name] = `The query no longer compiles: ${error.message}`.slice(0, 150);
+    errors[SCHEDULE_BLOCKS.name] = fitText(`The query no longer compiles: ${error.message}`, SLACK_LIMITS.inputError);
   }
   if (Object.keys(errors).length > 0 || !time || zone === undefined) return { ok: false, errors };
   const at = `${time[1]}:${time[2]}`;

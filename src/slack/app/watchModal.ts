@@ -4,6 +4,7 @@
  * the answer's query (or on one row of it) every day at the chosen time.
  */
 import { createHash } from 'node:crypto';
+import { fitText, type ModalView, SLACK_LIMITS } from '../../render/index.js';
 import { suggestedName } from './scheduleModal.js';
 import { ROW_PREFIX, type WatchChoices } from './watchChoices.js';
 
@@ -41,10 +42,8 @@ export interface WatchForm {
   time: string;
 }
 
-const plain = (text: string) => ({
-  type: 'plain_text' as const,
-  text: text.length > 75 ? `${text.slice(0, 74)}…` : text,
-});
+/** Option texts are the tightest of the modal's plain texts (75 characters); the rest share the bound. */
+const plain = (text: string) => ({ type: 'plain_text' as const, text: fitText(text, SLACK_LIMITS.optionText) });
 const option = (value: string, text: string) => ({ text: plain(text), value });
 
 const RULES = [
@@ -81,7 +80,7 @@ export function watchModalView(input: {
   /** The metric and entity picked so far (a redraw); default the first metric, each row or the total. */
   selected?: { metric: string; on: string };
   choices?: WatchChoicesState;
-}): Record<string, unknown> {
+}): ModalView {
   const metadata: WatchModalMetadata = { query: input.query, channel: input.channel };
   const metricOptions = input.metrics.slice(0, 100).map((m) => option(m, m));
   const choices = input.choices && 'rows' in input.choices ? input.choices : undefined;
@@ -114,6 +113,8 @@ export function watchModalView(input: {
   const initial = (options: ReturnType<typeof option>[], value: string | undefined) =>
     options.find((o) => o.value === value) ?? options[0];
   const metricInitial = initial(metricOptions, metric);
+  const onInitial = initial(onOptions, on);
+  const ruleInitial = ruleOptions[0];
   return {
     type: 'modal',
     callback_id: WATCH_MODAL_CALLBACK,
@@ -124,7 +125,10 @@ export function watchModalView(input: {
     blocks: [
       {
         type: 'section',
-        text: { type: 'mrkdwn', text: `Alert on \`${(input.understood ?? input.query).replace(/`/g, "'")}\`` },
+        text: {
+          type: 'mrkdwn',
+          text: `Alert on \`${fitText((input.understood ?? input.query).replace(/`/g, "'"), SLACK_LIMITS.sectionText - 11)}\``,
+        },
       },
       {
         type: 'input',
@@ -158,14 +162,19 @@ export function watchModalView(input: {
           type: 'static_select',
           action_id: WATCH_ACTIONS.on,
           options: onOptions,
-          initial_option: initial(onOptions, on),
+          ...(onInitial ? { initial_option: onInitial } : {}),
         },
       },
       {
         type: 'input',
         block_id: WATCH_BLOCKS.rule,
         label: plain('Rule'),
-        element: { type: 'static_select', action_id: 'value', options: ruleOptions, initial_option: ruleOptions[0] },
+        element: {
+          type: 'static_select',
+          action_id: 'value',
+          options: ruleOptions,
+          ...(ruleInitial ? { initial_option: ruleInitial } : {}),
+        },
       },
       {
         type: 'context',
@@ -194,7 +203,7 @@ function choicesNote(choices: WatchChoicesState | undefined): string {
   if (choices === undefined) return 'Pick one row or the total for a threshold suggested from its recent values.';
   if ('loading' in choices) return ':hourglass_flowing_sand: Reading the answer’s rows and recent values…';
   if ('error' in choices)
-    return `:warning: The rows and recent values could not be read (${choices.error.slice(0, 200)}); the rules above still work.`;
+    return `:warning: The rows and recent values could not be read (${fitText(choices.error, 200)}); the rules above still work.`;
   if (choices.suggestion)
     return `Suggested thresholds: the highest and lowest daily values of the ${choices.suggestion.days} days before the answer’s day.`;
   return choices.note ?? '';

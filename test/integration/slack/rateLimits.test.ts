@@ -103,7 +103,9 @@ describe('the Web API gateway against Slack-like rate limits', () => {
   it('gives up on opening a modal after two seconds, not its lane’s minute: the trigger_id would have expired', async () => {
     slack.fail('views.open', { status: 429, retryAfterSeconds: 30 });
     const gateway = gatewayFor();
-    const error = await gateway.viewsOpen('trigger-1', { type: 'modal' }).catch((e: unknown) => e);
+    const error = await gateway
+      .viewsOpen('trigger-1', { type: 'modal', title: { type: 'plain_text', text: 'Modal' }, blocks: [] })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ slackError: 'pacing_timeout' });
     // Within its lane's minute the 30 s Retry-After would have been waited out and the call made again.
     expect(slack.callsTo('views.open')).toHaveLength(1);

@@ -11,7 +11,7 @@ import {
   mentionText,
   SNOOZE_ACTIONS,
 } from '../../../src/render/index.js';
-import { messageText, slackLimitViolations } from '../../support/renderLimits.js';
+import { buttonsOf, messageText, slackLimitViolations } from '../../support/renderLimits.js';
 
 const base: AlertMessageInput = {
   incidentId: 'inc_1',
@@ -84,11 +84,7 @@ describe('alert parent', () => {
 
   it('offers Acknowledge and three snooze lengths while open, only snoozes once acknowledged, none when resolved', () => {
     const ids = (input: AlertMessageInput) =>
-      alertParentMessage(input)
-        .blocks.filter((b) => b.type === 'actions')
-        .flatMap((b) =>
-          b.type === 'actions' ? b.elements.map((e) => [e.action_id, JSON.parse(e.value ?? '{}').hours]) : [],
-        );
+      buttonsOf(alertParentMessage(input)).map((e) => [e.action_id, JSON.parse(e.value ?? '{}').hours]);
     expect(ids(base)).toEqual([['alert_ack', undefined], ...SNOOZE_ACTIONS.map(([h, id]) => [id, h])]);
     expect(ids({ ...base, acknowledgedBy: 'U1' }).map(([id]) => id)).toEqual(SNOOZE_ACTIONS.map(([, id]) => id));
     expect(ids({ ...base, resolvedAt: base.now })).toEqual([]);

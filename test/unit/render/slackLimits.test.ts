@@ -1,4 +1,5 @@
-import { type Block, blockCharacters, fitMessage, SLACK_LIMITS, truncateText } from '../../../src/render/index.js';
+import fc from 'fast-check';
+import { type Block, blockCharacters, fitMessage, fitText, SLACK_LIMITS } from '../../../src/render/index.js';
 import { slackLimitViolations } from '../../support/renderLimits.js';
 
 const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text } });
@@ -73,13 +74,74 @@ describe('fitMessage', () => {
   });
 });
 
-describe('truncateText', () => {
+describe('fitText', () => {
   it.each([
     ['short', 10, 'short'],
     ['exactly10!', 10, 'exactly10!'],
     ['a longer text', 8, 'a longe…'],
-    ['😀😀😀😀', 3, '😀😀…'],
+    // Slack counts UTF-16 code units; a surrogate pair is never split.
+    ['😀😀😀😀', 4, '😀…'],
+    ['Alert for <#C123|ua-daily> :rotating_light:', 20, 'Alert for…'],
+    ['Ping <!here> now', 9, 'Ping…'],
+    ['Spend up :rocket: today', 14, 'Spend up…'],
+    ['See <https://example.com/r/1|the report> here', 30, 'See…'],
+    ['a &lt;b&gt; c', 5, 'a…'],
+    ['<@U123> said hi', 8, '<@U123>…'],
+    // `:30:` could be a shortcode too (`:100:` is one): the cut stays clear of both.
+    ['at 10:30:rocket: go', 15, 'at 10…'],
   ])('%j to %i → %j', (text, max, expected) => {
-    expect(truncateText(text, max)).toBe(expected);
+    expect(fitText(text, max)).toBe(expected);
+  });
+
+  /** What a Slack text is made of: words, and pieces that must stay whole. */
+  const word = fc.stringMatching(/^[a-zA-Z0-9 .,:&*_\n😀é-]{1,12}$/u);
+  const whole = fc.oneof(
+    fc.stringMatching(/^[A-Z0-9]{3,11}$/).map((id) => `<@U${id}>`),
+    fc
+      .tuple(fc.stringMatching(/^[A-Z0-9]{3,11}$/), fc.stringMatching(/^[a-z-]{1,20}$/))
+      .map(([id, n]) => `<#C${id}|${n}>`),
+    fc.constantFrom('<!here>', '<!channel>', '&lt;', '&gt;', '&amp;'),
+    fc.tuple(fc.webUrl(), word).map(([url, label]) => `<${url}|${label}>`),
+    fc.stringMatching(/^[a-z0-9_+-]{1,20}$/).map((name) => `:${name}:`),
+  );
+  const piece = fc.oneof(
+    word.map((text) => ({ text, whole: false })),
+    whole.map((text) => ({ text, whole: true })),
+  );
+  const pieces = fc.array(piece, { maxLength: 30 });
+
+  it('returns at most max characters: the text itself, or a prefix of it and an ellipsis', () => {
+    fc.assert(
+      fc.property(pieces, fc.integer({ min: 1, max: 400 }), (parts, max) => {
+        const text = parts.map((p) => p.text).join('');
+        const fitted = fitText(text, max);
+        expect(fitted.length).toBeLessThanOrEqual(max);
+        if (text.length <= max) expect(fitted).toBe(text);
+        else {
+          expect(fitted.endsWith('…')).toBe(true);
+          expect(text.startsWith(fitted.slice(0, -1))).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('never cuts a mention, link, entity or emoji shortcode in half, nor a surrogate pair', () => {
+    fc.assert(
+      fc.property(pieces, fc.integer({ min: 1, max: 400 }), (parts, max) => {
+        const text = parts.map((p) => p.text).join('');
+        const fitted = fitText(text, max);
+        const kept = fitted.endsWith('…') && fitted !== text ? fitted.slice(0, -1) : fitted;
+        let at = 0;
+        for (const part of parts) {
+          const end = at + part.text.length;
+          // A whole piece is either kept entirely or not started.
+          if (part.whole && at < kept.length) expect(kept.length).toBeGreaterThanOrEqual(end);
+          at = end;
+        }
+        expect(kept.split('<').length).toBe(kept.split('>').length);
+        expect(kept).not.toMatch(/<[^>]*$/);
+        expect(kept).not.toMatch(/[\ud800-\udbff]$/);
+      }),
+    );
   });
 });

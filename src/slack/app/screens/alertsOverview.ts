@@ -6,7 +6,13 @@
  */
 import { ruleMetricKey, summarizeAlerts } from '../../../alerts/index.js';
 import { threadUrl } from '../../../delivery/index.js';
-import { alertsSummaryMessage, type Block, escapeMrkdwn, type SlackMessage } from '../../../render/index.js';
+import {
+  alertsSummaryMessage,
+  type Block,
+  escapeMrkdwn,
+  mrkdwnSection,
+  type SlackMessage,
+} from '../../../render/index.js';
 import { describeColumn, type LoadedReports } from '../../../reports/index.js';
 import { listAlertSchedules, specRunKeyPrefix } from '../../../scheduler/index.js';
 import type { IncidentsRepository, Run, RunsRepository } from '../../../store/index.js';
@@ -90,7 +96,7 @@ export function alertsOverview(input: AlertsOverviewInput): SlackMessage {
   };
 }
 
-const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 2900) } });
+const section = (text: string): Block => mrkdwnSection(text);
 
 /** Rules whose latest finished evaluation run failed (its attempts spent, or failing now). */
 function failingRules(input: AlertsOverviewInput): Array<{ report: string; rule: string; run: Run }> {

@@ -3,7 +3,7 @@
  * the trade (and of the workspace) that mean each field, cut into pages that fit Slack's limits.
  */
 import { COMPARE_TERMS, fieldText, type GlossaryIndex, type GlossaryTerm, RANGE_TERMS } from '../../../query/index.js';
-import { type Block, escapeMrkdwn, SLACK_LIMITS, type SlackMessage } from '../../../render/index.js';
+import { type Block, escapeMrkdwn, fitText, SLACK_LIMITS, type SlackMessage } from '../../../render/index.js';
 import { DIMENSIONS, METRICS } from '../../../reporting/index.js';
 
 export type HelpTopic = 'metrics' | 'dimensions' | 'ranges';
@@ -103,7 +103,7 @@ function paginate(lines: readonly string[]): string[][] {
     section = '';
   };
   for (const raw of lines) {
-    const line = raw.length > SECTION_CHARACTERS ? `${raw.slice(0, SECTION_CHARACTERS - 1)}…` : raw;
+    const line = fitText(raw, SECTION_CHARACTERS);
     if (section.length + line.length + 1 > SECTION_CHARACTERS) close();
     section = section === '' ? line : `${section}\n${line}`;
   }

@@ -1,4 +1,4 @@
-import { type Block, escapeMrkdwn, type SlackMessage } from '../../../render/index.js';
+import { type Block, escapeMrkdwn, type HomeView, mrkdwnSection, type SlackMessage } from '../../../render/index.js';
 import type { LoadedReports } from '../../../reports/index.js';
 import type { IncidentsRepository, Run, RunsRepository } from '../../../store/index.js';
 import { scheduleText } from './infoMessages.js';
@@ -45,7 +45,7 @@ const MAX_ITEMS = 25;
  *
  * @example gateway.publishHome(userId, homeView({ reports, schedules: scheduleOverview(…), alerts: alertsOverview(…), timezone: 'UTC', sandbox: true }))
  */
-export function homeView(input: HomeInput): { type: 'home'; blocks: Block[] } {
+export function homeView(input: HomeInput): HomeView {
   const blocks: Block[] = [{ type: 'header', text: { type: 'plain_text', text: 'pivotbot', emoji: true } }];
   if (input.sandbox) {
     blocks.push({
@@ -78,24 +78,15 @@ export function homeView(input: HomeInput): { type: 'home'; blocks: Block[] } {
     type: 'header',
     text: { type: 'plain_text', text: `Schedules (${lines.length})`, emoji: true },
   });
-  blocks.push({
-    type: 'section',
-    text: {
-      type: 'mrkdwn',
-      text: (lines.length === 0
+  blocks.push(
+    mrkdwnSection(
+      lines.length === 0
         ? 'No digest is scheduled. A report posts on its `schedule` to its `deliver.channels`; an admin subscribes a channel with `/pivot subscribe <report> #channel at 09:00`.'
-        : lines.slice(0, MAX_ITEMS).map(scheduleLineText).join('\n')
-      ).slice(0, 2900),
-    },
-  });
+        : lines.slice(0, MAX_ITEMS).map(scheduleLineText).join('\n'),
+    ),
+  );
   if (problems.length > 0) {
-    blocks.push({
-      type: 'section',
-      text: {
-        type: 'mrkdwn',
-        text: `:warning: *Not running (${problems.length})*\n${problemLines(problems)}`.slice(0, 2900),
-      },
-    });
+    blocks.push(mrkdwnSection(`:warning: *Not running (${problems.length})*\n${problemLines(problems)}`));
   }
   if (input.recentRuns && input.recentRuns.length > 0) {
     const runs = input.recentRuns.slice(0, HOME_RECENT_RUNS);
@@ -103,20 +94,15 @@ export function homeView(input: HomeInput): { type: 'home'; blocks: Block[] } {
       type: 'header',
       text: { type: 'plain_text', text: `Recent runs (${runs.length})`, emoji: true },
     });
-    blocks.push({
-      type: 'section',
-      text: {
-        type: 'mrkdwn',
-        text: `${runs.map((run) => `${historyLine(run, input.incidents)} · \`${escapeMrkdwn(run.report)}\``).join('\n')}\n_\`/pivot history <report>\` lists one report's._`.slice(
-          0,
-          2900,
-        ),
-      },
-    });
+    blocks.push(
+      mrkdwnSection(
+        `${runs.map((run) => `${historyLine(run, input.incidents)} · \`${escapeMrkdwn(run.report)}\``).join('\n')}\n_\`/pivot history <report>\` lists one report's._`,
+      ),
+    );
   }
   blocks.push({ type: 'divider' });
   blocks.push({ type: 'header', text: { type: 'plain_text', text: 'Alerts', emoji: true } });
   // The same summary as /pivot alerts: never "nothing open" for rules nobody evaluated.
-  blocks.push(...((input.alerts.blocks ?? []) as Block[]).slice(0, 100 - blocks.length));
+  blocks.push(...input.alerts.blocks.slice(0, 100 - blocks.length));
   return { type: 'home', blocks };
 }

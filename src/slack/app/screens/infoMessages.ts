@@ -2,14 +2,14 @@
  * Pure builders for the informational answers of `/pivot`: help, the report list, one report's
  * details, a job's status, open incidents, subscription confirmations. Ephemeral: only the asker sees them.
  */
-import { type Block, escapeMrkdwn, type SlackMessage } from '../../../render/index.js';
+import { type Block, escapeMrkdwn, mrkdwnContext, mrkdwnSection, type SlackMessage } from '../../../render/index.js';
 import type { FieldSpec, LoadedReport, LoadedReports, ReportSchedule } from '../../../reports/index.js';
 import { listAlertSchedules, listSchedules } from '../../../scheduler/index.js';
 import type { AsyncJob, Subscription } from '../../../store/index.js';
 import { timingText } from './scheduleMessages.js';
 
-const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text } });
-const note = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+const section = (text: string): Block => mrkdwnSection(text);
+const note = (text: string): Block => mrkdwnContext(text);
 const message = (text: string, blocks: Block[]): SlackMessage => ({ text, blocks });
 
 /** `/pivot help`: examples in the words people use, then the exact language and the commands. */
@@ -73,7 +73,7 @@ export function listMessage(loaded: LoadedReports, timezone: string): SlackMessa
     (r) =>
       `• \`${r.id}\` — *${escapeMrkdwn(r.definition.title)}* · ${scheduleText(r.definition.schedule, timezone)} · ${r.definition.mode}`,
   );
-  const blocks: Block[] = [section(`*${loaded.reports.length} report(s)*\n${lines.join('\n')}`.slice(0, 2900))];
+  const blocks: Block[] = [section(`*${loaded.reports.length} report(s)*\n${lines.join('\n')}`)];
   if (loaded.broken.length > 0) {
     blocks.push(
       note(
@@ -105,10 +105,7 @@ export function showMessage(
     `*Alerts:* ${d.alerts.length === 0 ? 'none' : d.alerts.map((a) => `\`${escapeMrkdwn(a.name ?? 'rule')}\``).join(', ')}`,
     `*Subscribed channels:*${subscriptions.length === 0 ? ' none' : subscriptionLines(report, subscriptions, timezone)}`,
   ].filter((line): line is string => line !== undefined);
-  return message(`${d.title} (${report.id})`, [
-    section(lines.join('\n').slice(0, 2900)),
-    note(`Run it: \`/pivot run ${report.id}\``),
-  ]);
+  return message(`${d.title} (${report.id})`, [section(lines.join('\n')), note(`Run it: \`/pivot run ${report.id}\``)]);
 }
 
 /**

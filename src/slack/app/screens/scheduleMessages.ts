@@ -1,5 +1,5 @@
 import type { Block, SlackMessage } from '../../../render/index.js';
-import { escapeMrkdwn, formatWhen } from '../../../render/index.js';
+import { escapeMrkdwn, formatWhen, mrkdwnContext, mrkdwnSection } from '../../../render/index.js';
 import type { LoadedReports } from '../../../reports/index.js';
 import {
   listAlertSchedules,
@@ -10,8 +10,8 @@ import {
 import type { AlertEvaluation, IncidentsRepository, Run, RunsRepository, Subscription } from '../../../store/index.js';
 import { nextFires } from '../../../time/index.js';
 
-const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 2900) } });
-const note = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text: text.slice(0, 2900) }] });
+const section = (text: string): Block => mrkdwnSection(text);
+const note = (text: string): Block => mrkdwnContext(text);
 
 /** `Mon 23 Nov 09:00` in a zone (the alert messages' format, one definition). */
 export function formatInZone(at: Date, timezone: string): string {

@@ -4,7 +4,7 @@
  */
 
 import { savedName, watchesOf } from '../../../query/index.js';
-import { ACTION_IDS, type Block, escapeMrkdwn } from '../../../render/index.js';
+import { ACTION_IDS, type Block, escapeMrkdwn, fitText } from '../../../render/index.js';
 import type { Subscription } from '../../../store/index.js';
 
 /** Watches listed at most (each is one block; a message holds 50). */
@@ -32,7 +32,7 @@ export function watchesSection(subscriptions: readonly Subscription[], options: 
   ];
   for (const watch of watches.slice(0, MAX_WATCHES)) {
     const name = savedName(watch.report);
-    const text = `\`${escapeMrkdwn(name)}\` · ${escapeMrkdwn((watch.query ?? '').slice(0, 200))} · <#${watch.channel}>`;
+    const text = `\`${escapeMrkdwn(name)}\` · ${escapeMrkdwn(fitText(watch.query ?? '', 200))} · <#${watch.channel}>`;
     blocks.push({
       type: 'section',
       text: { type: 'mrkdwn', text },
