@@ -173,10 +173,12 @@ export class AdminCommands {
     }
     try {
       const message = await this.alertsMessage(click.userId);
-      const blocks = [noticeMessage(note).blocks?.[0], ...(message.blocks ?? [])].filter((b) => b !== undefined);
+      const blocks = [noticeMessage(note).blocks?.[0], ...(message.blocks ?? [])].filter(
+        (b): b is Block => b !== undefined,
+      );
       await slack.respond(
         click.responseUrl,
-        { ...message, text: note, blocks: blocks.slice(0, 50) as Block[] },
+        { ...message, text: note, blocks: blocks.slice(0, 50) },
         { replaceOriginal: true },
       );
     } catch (error) {

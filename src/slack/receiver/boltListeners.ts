@@ -15,9 +15,13 @@ import type { ReceiverSink, SlackAction, ViewAnswer } from './slackReceiver.js';
 export const SUBMIT_ANSWER_MS = 2_500;
 
 /** The ack when the bot did not answer in time: an error under the modal's first input. */
-function busyAnswer(view: { blocks?: ReadonlyArray<{ type?: string; block_id?: string }> }): ViewAnswer {
-  const first = view.blocks?.find((b) => b.type === 'input' && b.block_id)?.block_id;
-  return first ? { errors: { [first]: 'pivotbot is busy; press the button again in a moment.' } } : {};
+function busyAnswer(view: { blocks?: readonly object[] }): ViewAnswer {
+  for (const block of view.blocks ?? []) {
+    if ('type' in block && block.type === 'input' && 'block_id' in block && typeof block.block_id === 'string') {
+      return { errors: { [block.block_id]: 'pivotbot is busy; press the button again in a moment.' } };
+    }
+  }
+  return {};
 }
 
 /**
@@ -47,7 +51,7 @@ export function listen(app: bolt.App, sink: ReceiverSink, bot: BotIdentity): voi
   app.view({ type: 'view_submission', callback_id: /^pivot_/ }, async ({ ack, body, view }) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<ViewAnswer>((resolve) => {
-      timer = setTimeout(() => resolve(busyAnswer(view as never)), SUBMIT_ANSWER_MS);
+      timer = setTimeout(() => resolve(busyAnswer(view)), SUBMIT_ANSWER_MS);
     });
     const answer = await Promise.race([
       sink
@@ -61,7 +65,7 @@ export function listen(app: bolt.App, sink: ReceiverSink, bot: BotIdentity): voi
         })
         .catch((error: unknown) => {
           sink.log('error', `modal submission failed: ${(error as Error).message}`);
-          return busyAnswer(view as never);
+          return busyAnswer(view);
         }),
       late,
     ]).finally(() => clearTimeout(timer));
