@@ -1,4 +1,11 @@
-import { describeFailure, PivotbotError, type UserFailure, UserInputError, userMessageOf } from '../../core/index.js';
+import {
+  describeFailure,
+  PivotbotError,
+  storedError,
+  type UserFailure,
+  UserInputError,
+  userMessageOf,
+} from '../../core/index.js';
 import {
   type DeliveryDeps,
   explainReport,
@@ -416,10 +423,7 @@ export class PivotCommands {
       if (runId && !this.deps.signal.aborted) {
         // `/pivot history` shows this to users: their text; the internal one is in the log.
         await this.deps.store.runs
-          .finish(runId, {
-            status: 'failed',
-            error: { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) },
-          })
+          .finish(runId, { status: 'failed', error: storedError(error) })
           .catch(() => undefined);
       }
       throw error;
