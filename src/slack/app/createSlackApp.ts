@@ -4,7 +4,7 @@ import { ACTION_IDS, type ReportActionValue } from '../../render/index.js';
 import type { LoadedReports } from '../../reports/index.js';
 import { type Store, storeHealth } from '../../store/index.js';
 import type { RateLimitSettings, SlackGateway } from '../api/index.js';
-import { boltLogSink, SLACK_RETRY, slackGatewayFor, verifySlackToken, type WebApiGateway } from '../api/index.js';
+import { receiverLogSinks, SLACK_RETRY, slackGatewayFor, verifySlackToken, type WebApiGateway } from '../api/index.js';
 import type { BotIdentity } from '../receiver/index.js';
 import {
   defaultReceiverEntry,
@@ -103,7 +103,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     event: handle,
     // Answered in the ack: checked here (pure compile, one store write for a saved query).
     submit: (submission: ViewSubmission) => commands.modals.submit(submission, track),
-    log: boltLogSink(logger),
+    ...receiverLogSinks(logger),
     health: async () => ({
       inFlight: inFlight.size,
       receiver: entry ? 'thread' : 'inline',

@@ -130,6 +130,11 @@ export interface ReceiverSink {
   /** Checks a modal submission (and starts what it asks for); its answer goes into the ack. */
   submit(submission: ViewSubmission): Promise<ViewAnswer>;
   log: BoltLogSink;
+  /**
+   * An error the receiver caught (a listener's, a modal submission's), whole: logged with its
+   * class, code and cause, as the bot logs its own.
+   */
+  error(what: string, error: unknown): void;
   /** The body of `GET /healthz`; rejects (→ 503) when the bot cannot answer. */
   health(): Promise<Record<string, unknown>>;
 }
@@ -307,7 +312,7 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
           values: view.state?.values ?? {},
         })
         .catch((error: unknown) => {
-          sink.log('error', `modal submission failed: ${(error as Error).message}`);
+          sink.error('modal submission failed', error);
           return busyAnswer(view as never);
         }),
       late,
@@ -337,7 +342,7 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
   }
 
   app.error(async (error) => {
-    sink.log('error', `Slack listener failed: ${error.message}`);
+    sink.error('Slack listener failed', error);
   });
 
   const started = (socketMode ? await app.start() : await app.start(settings.port)) as unknown;
