@@ -83,9 +83,7 @@ describe('errors across a thread boundary', () => {
       code: 'SLACK_NOT_IN_CHANNEL',
       slackError: 'not_in_channel',
     });
-    expect((revived?.cause as { message: string }).message).toBe(
-      'An API error occurred: not_in_channel (token [redacted])',
-    );
+    expect(revived?.cause).toMatchObject({ message: 'An API error occurred: not_in_channel (token [redacted])' });
     expect(JSON.stringify(lines)).not.toContain('xoxb-wire-secret');
   });
 

@@ -12,6 +12,8 @@ import { SlackDeliveryError } from '../../../../src/slack/api/index.js';
 import { failureMessage } from '../../../../src/slack/app/PivotCommands.js';
 import { listMessage } from '../../../../src/slack/app/screens/index.js';
 
+const NOW = new Date('2026-11-20T12:00:00Z');
+
 /** A repository path (`docs/x.md`, `manifest.yml`), a path on disk, or a variable name. */
 const INTERNAL = /\bdocs\/|\.md\b|\.ya?ml\b|(?:^|[\s(`'"])\/[\w.-]+\/[\w./-]+|\b(?:PIVOTBOT|SLACK|REPORTING)_[A-Z_]+\b/;
 
@@ -36,7 +38,7 @@ describe('text users read about a failure', () => {
 
   it('a reports folder that cannot be read says what to ask an admin; the log keeps the folder', async () => {
     const missing = join(tmpdir(), 'pivotbot-no-such-reports-folder');
-    const error = await loadReports(missing).then(
+    const error = await loadReports(missing, { now: NOW }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -51,7 +53,7 @@ describe('text users read about a failure', () => {
   it('/pivot list with no reports says who adds them, not where the docs are', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pivotbot-empty-'));
     try {
-      const text = JSON.stringify(listMessage(await loadReports(dir), 'UTC').blocks);
+      const text = JSON.stringify(listMessage(await loadReports(dir, { now: NOW }), 'UTC').blocks);
       expect(text).toContain('No report definitions yet');
       expect(text).not.toMatch(INTERNAL);
     } finally {
