@@ -180,7 +180,7 @@ describe('an error in the receiver thread', () => {
         cause: { type: 'Error', message: 'socket hang up', code: 'ECONNRESET' },
       },
     });
-    expect(String((line?.err as { stack?: unknown }).stack)).toContain('rejectingReceiver.mjs');
+    expect(String((line?.err as { stack?: unknown } | undefined)?.stack)).toContain('rejectingReceiver.mjs');
     // The thread keeps receiving.
     const { response, hook } = await harness.command('help');
     expect(response.status).toBe(200);
