@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ErrorCode } from './errorCodes.js';
 import { INTERNAL_FAILURE_MESSAGE, PivotbotError, UserInputError } from './errors.js';
 import type { Logger } from './logger.js';
 
@@ -6,7 +7,7 @@ import type { Logger } from './logger.js';
 export interface UserFailure {
   /** Written for the person: their mistake, or what failed in their terms plus the reference. */
   text: string;
-  code: string;
+  code: ErrorCode;
   /** Short id on both the log line and `text`, so support finds one from the other; none for a user's own mistake. */
   ref?: string;
   retryable: boolean;
@@ -55,7 +56,7 @@ export function describeFailure(error: unknown, options: DescribeFailureOptions)
   logger.error({ ...context, err: error, ref }, `${what} unexpectedly`);
   return {
     text: `${withoutFinalStop(INTERNAL_FAILURE_MESSAGE)} (ref ${ref}). It has been logged; if it keeps happening, give an admin this reference.`,
-    code: known?.code ?? 'INTERNAL',
+    code: known?.code ?? ErrorCode.Internal,
     ref,
     retryable: known?.retryable ?? false,
     suggestions: [],
@@ -76,7 +77,7 @@ function withoutFinalStop(text: string): string {
  * run's stored error that `/pivot status` and `history` print): an error's `userMessage`, never its
  * internal message.
  *
- * @example await store.jobs.update(id, { status: 'failed', error: { code, message: userMessageOf(error) } });
+ * @example await updateProgress(deps, channel, progress, { status: 'FAILED', error: userMessageOf(error) });
  */
 export function userMessageOf(error: unknown): string {
   return error instanceof PivotbotError ? error.userMessage : INTERNAL_FAILURE_MESSAGE;

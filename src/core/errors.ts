@@ -1,3 +1,5 @@
+import { ErrorCode } from './errorCodes.js';
+
 /**
  * The one error hierarchy. Every failure a user, an upstream or an operator can cause is a
  * `PivotbotError` with a stable `code`, a `userMessage` (the only text that may reach Slack),
@@ -21,7 +23,8 @@ export interface PivotbotErrorOptions {
 export const INTERNAL_FAILURE_MESSAGE = 'Something went wrong on pivotbot’s side.';
 
 export class PivotbotError extends Error {
-  readonly code: string;
+  /** From the one list (`ErrorCode`); stable: stored in run records and named in docs. */
+  readonly code: ErrorCode;
   /** The only text that may reach Slack; `INTERNAL_FAILURE_MESSAGE` unless one was written for users. */
   readonly userMessage: string;
   /** True when `userMessage` was written for users, false when it is the generic text. */
@@ -29,7 +32,7 @@ export class PivotbotError extends Error {
   readonly retryable: boolean;
   readonly details: Record<string, unknown>;
 
-  constructor(code: string, message: string, options: PivotbotErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: PivotbotErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -50,7 +53,7 @@ export class ConfigError extends PivotbotError {
       problems.length === 1
         ? `Invalid configuration: ${problems[0]}`
         : `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`;
-    super('CONFIG_INVALID', message);
+    super(ErrorCode.ConfigInvalid, message);
     this.problems = problems;
   }
 }
@@ -62,7 +65,11 @@ export class ConfigError extends PivotbotError {
 export class UserInputError extends PivotbotError {
   readonly suggestions: readonly string[];
 
-  constructor(code: string, message: string, options: PivotbotErrorOptions & { suggestions?: readonly string[] } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: PivotbotErrorOptions & { suggestions?: readonly string[] } = {},
+  ) {
     super(code, message, { ...options, userMessage: options.userMessage ?? message });
     this.suggestions = options.suggestions ?? [];
   }
@@ -71,7 +78,7 @@ export class UserInputError extends PivotbotError {
 /** Something that cannot happen happened: a bug, never a user's fault. */
 export class InvariantError extends PivotbotError {
   constructor(message: string) {
-    super('INVARIANT', message);
+    super(ErrorCode.Invariant, message);
   }
 }
 

@@ -1,4 +1,4 @@
-// The shared kernel every domain may use: the error hierarchy, invariants, suggestions, logging, test failpoints.
+// The shared kernel every domain may use: the error hierarchy and its one list of codes, invariants, suggestions, logging, test failpoints.
 
 export { compiledSibling } from './compiledSibling.js';
 export { dateTimeFormat } from './dateTimeFormat.js';
@@ -10,6 +10,7 @@ export {
   userMessageOf,
 } from './describeFailure.js';
 export { didYouMean, editDistance, suggest } from './didYouMean.js';
+export { ErrorCode, isErrorCode } from './errorCodes.js';
 export {
   ConfigError,
   INTERNAL_FAILURE_MESSAGE,
@@ -23,3 +24,5 @@ export {
 export { failpoint } from './failpoint.js';
 export { createLogger, type Logger, type LoggerOptions, scrubSecrets, silentLogger } from './logger.js';
 export { CancelledError, sleep, untilAborted } from './sleep.js';
+export { type StoredFailure, storedError } from './storedError.js';
+export { errorClassName, fromWireError, toWireError, type WireError } from './wireError.js';

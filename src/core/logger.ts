@@ -1,4 +1,5 @@
 import { type Logger as PinoLogger, pino } from 'pino';
+import { errorClassName } from './wireError.js';
 
 /** The logger every component takes: pino's API (structured JSON lines). */
 export type Logger = PinoLogger;
@@ -129,7 +130,7 @@ function maskString(value: string, secrets: readonly string[]): string {
 /** pino's error shape (`type`, `message`, `stack`, own fields) plus the cause chain, scrubbed. */
 function serializeError(error: Error, secrets: readonly string[], depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    type: error.constructor?.name && error.constructor.name !== 'Object' ? error.constructor.name : error.name,
+    type: errorClassName(error),
     message: maskString(error.message, secrets),
     stack: error.stack === undefined ? undefined : maskString(error.stack, secrets),
   };

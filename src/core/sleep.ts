@@ -1,9 +1,10 @@
+import { ErrorCode } from './errorCodes.js';
 import { PivotbotError } from './errors.js';
 
 /** A wait or a call was stopped by its AbortSignal (shutdown), not by a failure or a timeout. */
 export class CancelledError extends PivotbotError {
   constructor(what: string) {
-    super('CANCELLED', `${what} cancelled`, {
+    super(ErrorCode.Cancelled, `${what} cancelled`, {
       userMessage: 'pivotbot is restarting, so this stopped; run it again in a minute.',
       retryable: true,
     });

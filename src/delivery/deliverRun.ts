@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { userMessageOf } from '../core/index.js';
+import { storedError } from '../core/index.js';
 import { jobProgressMessage, type SlackMessage } from '../render/index.js';
 import type { AsyncPivot } from '../reporting/index.js';
 import { type RangeSpec, type ReportDefinition, type ReportView, runReport } from '../reports/index.js';
@@ -155,15 +155,10 @@ export async function runAndDeliver(
     return { view, messageTs, ...(progress ? { jobId: progress.jobId } : {}) };
   } catch (error) {
     if (progress && !deps.signal.aborted) {
-      const userMessage = userMessageOf(error);
-      await updateProgress(deps, place.channel, progress, { status: 'FAILED', title, error: userMessage });
-      // `/pivot status` shows this to users: their text; the internal one is in the log.
-      await deps.store.jobs
-        .update(progress.jobId, {
-          status: 'failed',
-          error: { code: (error as { code?: string }).code ?? 'ERROR', message: userMessage },
-        })
-        .catch(() => undefined);
+      // `/pivot status` shows this to users: their text and our code; the internal ones are in the log.
+      const failure = storedError(error);
+      await updateProgress(deps, place.channel, progress, { status: 'FAILED', title, error: failure.message });
+      await deps.store.jobs.update(progress.jobId, { status: 'failed', error: failure }).catch(() => undefined);
     }
     throw error;
   } finally {

@@ -3,7 +3,7 @@
  * the store under the request's idempotency key, so a request Slack delivers again never runs
  * twice and a restart that interrupts it can finish it or tell the requester; then run and posted.
  */
-import { userMessageOf } from '../core/index.js';
+import { storedError } from '../core/index.js';
 import type { DeliveryDeps, RunPlace } from './DeliveryDeps.js';
 import { type RunTarget, runAndDeliver } from './deliverRun.js';
 
@@ -74,12 +74,7 @@ export async function deliverRequested(
     // On shutdown the run stays `running`: the next start finishes it from its job or tells the requester.
     if (runId && !deps.signal.aborted) {
       // `/pivot history` shows this to users: their text; the internal one is in the log.
-      await deps.store.runs
-        .finish(runId, {
-          status: 'failed',
-          error: { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) },
-        })
-        .catch(() => undefined);
+      await deps.store.runs.finish(runId, { status: 'failed', error: storedError(error) }).catch(() => undefined);
     }
     throw error;
   }

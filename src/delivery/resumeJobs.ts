@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { describeFailure, userMessageOf } from '../core/index.js';
+import { describeFailure, storedError } from '../core/index.js';
 import { jobProgressMessage, type SlackMessage } from '../render/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 import { updateProgress } from './deliverRun.js';
@@ -82,7 +82,7 @@ async function resumeJob(jobId: string, deps: DeliveryDeps): Promise<void> {
     if (deps.signal.aborted) return;
     // Nobody waits on a command here: the job's thread reads the failure with the log line's ref.
     const told = describeFailure(error, { logger: deps.logger, what: 'resumed job failed', context: { jobId } });
-    const failure = { code: (error as { code?: string }).code ?? 'ERROR', message: userMessageOf(error) };
+    const failure = storedError(error);
     await deps.store.jobs.update(jobId, { status: 'failed', error: failure }).catch(() => undefined);
     await finishJobRuns(jobId, { status: 'failed', error: failure }, deps);
     if (threadTs) {

@@ -51,7 +51,8 @@ export async function loadReports(dir: string, options: LoadOptions): Promise<Lo
       `Cannot read the reports folder ${dir}: ${(error as Error).message}`,
       {
         cause: error,
-        userMessage: 'pivotbot cannot read its reports folder; an admin should check PIVOTBOT_REPORTS_DIR.',
+        userMessage:
+          'pivotbot cannot read its report definitions; ask an admin to check where its reports folder is set.',
       },
     );
   }

@@ -1,4 +1,4 @@
-import { type Logger, PivotbotError, toError } from '../core/index.js';
+import { type Logger, PivotbotError, type StoredFailure, storedError } from '../core/index.js';
 import type { Run, RunsRepository, SchedulesRepository, SlotQueue } from '../store/index.js';
 import { nextFires } from '../time/index.js';
 import { type CatchUpOptions, planCatchUp } from './planCatchUp.js';
@@ -541,12 +541,6 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   };
 }
 
-function interrupted() {
+function interrupted(): StoredFailure {
   return { code: 'RUN_INTERRUPTED', message: 'pivotbot stopped before this run finished; the slot is run again' };
-}
-
-/** What history shows: the user-safe message of our errors, never an unknown error's text. */
-function storedError(error: unknown): { code: string; message: string } {
-  if (error instanceof PivotbotError) return { code: error.code, message: error.userMessage };
-  return { code: 'RUN_FAILED', message: `unexpected ${toError(error).name}; details are in the bot's log` };
 }

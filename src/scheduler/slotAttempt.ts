@@ -1,3 +1,4 @@
+import type { StoredFailure } from '../core/index.js';
 import type { Run } from '../store/index.js';
 import type { ScheduleSpec } from './ScheduleSpec.js';
 
@@ -36,7 +37,7 @@ export function kindOf(spec: ScheduleSpec): string {
 }
 
 /** The stored error of a run whose replica stopped or died mid-run, taken over by another. */
-export function handedOverError() {
+export function handedOverError(): StoredFailure {
   return {
     code: 'RUN_INTERRUPTED',
     message: 'the replica running this slot stopped or stopped answering; another replica runs the slot again',

@@ -19,7 +19,7 @@ export interface ErrorMessageInput {
 /**
  * An error message.
  *
- * @example errorMessage({ userMessage: 'Unknown metric "instals".', suggestions: ['installs'], code: 'QUERY_UNKNOWN_METRIC' })
+ * @example errorMessage({ userMessage: 'Unknown metric "instals".', suggestions: ['installs'], code: 'QUERY_INVALID' })
  */
 export function errorMessage(input: ErrorMessageInput): SlackMessage {
   const lead = input.action ? `:warning: *${escapeMrkdwn(input.action)} failed.*\n` : ':warning: ';

@@ -7,7 +7,7 @@
  * per-window count in one window, as Slack counts per minute. A 429 empties the bucket until
  * Slack's Retry-After.
  */
-import { PivotbotError } from '../../core/index.js';
+import { ErrorCode, PivotbotError } from '../../core/index.js';
 import { limitFor, type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
 
 export type Lane = 'interactive' | 'scheduled';
@@ -27,12 +27,18 @@ export const systemPacerClock: PacerClock = {
   },
 };
 
+const PACING_CODES = {
+  aborted: ErrorCode.SlackPacingAborted,
+  timeout: ErrorCode.SlackPacingTimeout,
+  queue_full: ErrorCode.SlackPacingQueueFull,
+} as const;
+
 /** A call could not get its turn: cancelled, waited too long, or too many calls already waiting. */
 export class PacingError extends PivotbotError {
   readonly reason: 'aborted' | 'timeout' | 'queue_full';
 
   constructor(method: string, reason: PacingError['reason'], detail: string) {
-    super(`SLACK_PACING_${reason.toUpperCase()}`, `Slack ${method} was not sent: ${detail}`, {
+    super(PACING_CODES[reason], `Slack ${method} was not sent: ${detail}`, {
       userMessage: 'Slack is rate-limiting pivotbot right now; try again in a minute.',
       retryable: reason !== 'aborted',
       details: { method, reason },

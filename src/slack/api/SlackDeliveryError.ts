@@ -1,10 +1,14 @@
 import bolt from '@slack/bolt';
-import { PivotbotError } from '../../core/index.js';
+import { ErrorCode, PivotbotError } from '../../core/index.js';
 import { PacingError } from './RatePacer.js';
 
 const { webApi } = bolt;
 
-/** A Slack call failed; `userMessage` says what a person can do about it. */
+/**
+ * A Slack call failed. `slackError` keeps Slack's own error string (`not_in_channel`,
+ * `ratelimited`, `http_503`…), which callers branch on; `code` is ours, from the one list
+ * (`codeForSlackError`), and `userMessage` says what a person can do about it.
+ */
 export class SlackDeliveryError extends PivotbotError {
   /** Slack's error string (`not_in_channel`, `ratelimited`, `http_503`…). */
   readonly slackError: string;
@@ -14,7 +18,7 @@ export class SlackDeliveryError extends PivotbotError {
     slackError: string,
     options: { retryable?: boolean; cause?: unknown; userMessage?: string } = {},
   ) {
-    super(`SLACK_${slackError.toUpperCase()}`, `Slack ${method} failed: ${slackError}`, {
+    super(codeForSlackError(slackError), `Slack ${method} failed: ${slackError}`, {
       userMessage: options.userMessage ?? userMessageFor(slackError),
       retryable: options.retryable ?? false,
       cause: options.cause,
@@ -23,6 +27,42 @@ export class SlackDeliveryError extends PivotbotError {
     this.slackError = slackError;
   }
 }
+
+/**
+ * Our code for Slack's error string. The strings that earlier versions minted as
+ * `SLACK_<ERROR>` (and that run records hold) keep that name; every other Slack answer is
+ * `SLACK_API_ERROR`, with Slack's string in `slackError`.
+ *
+ * @example codeForSlackError('token_revoked') // 'SLACK_INVALID_AUTH'
+ */
+export function codeForSlackError(slackError: string): ErrorCode {
+  if (/^http_5\d\d$/.test(slackError)) return ErrorCode.SlackUnavailable;
+  if (/^http_\d+$/.test(slackError)) return ErrorCode.SlackHttpError;
+  return SLACK_ERROR_CODES[slackError] ?? ErrorCode.SlackApiError;
+}
+
+const SLACK_ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
+  not_in_channel: ErrorCode.SlackNotInChannel,
+  channel_not_found: ErrorCode.SlackChannelNotFound,
+  is_archived: ErrorCode.SlackChannelArchived,
+  expired_trigger_id: ErrorCode.SlackTriggerExpired,
+  invalid_trigger_id: ErrorCode.SlackTriggerExpired,
+  invalid_auth: ErrorCode.SlackInvalidAuth,
+  not_authed: ErrorCode.SlackInvalidAuth,
+  token_revoked: ErrorCode.SlackInvalidAuth,
+  account_inactive: ErrorCode.SlackInvalidAuth,
+  missing_scope: ErrorCode.SlackMissingScope,
+  hash_conflict: ErrorCode.SlackHashConflict,
+  ratelimited: ErrorCode.SlackRateLimited,
+  internal_error: ErrorCode.SlackUnavailable,
+  fatal_error: ErrorCode.SlackUnavailable,
+  service_unavailable: ErrorCode.SlackUnavailable,
+  request_timeout: ErrorCode.SlackUnavailable,
+  request_failed: ErrorCode.SlackRequestFailed,
+  aborted: ErrorCode.SlackAborted,
+  pacing_timeout: ErrorCode.SlackPacingTimeout,
+  pacing_queue_full: ErrorCode.SlackPacingQueueFull,
+};
 
 function userMessageFor(error: string): string {
   switch (error) {
@@ -41,7 +81,7 @@ function userMessageFor(error: string): string {
     case 'account_inactive':
       return "pivotbot's Slack token is not valid any more; a workspace admin needs to reinstall the app.";
     case 'missing_scope':
-      return 'pivotbot lacks a Slack permission for this; a workspace admin needs to reinstall the app from manifest.yml.';
+      return 'pivotbot lacks a Slack permission for this; ask a workspace admin to reinstall the app so it gets the permissions it asks for.';
     case 'ratelimited':
     case 'pacing_timeout':
     case 'pacing_queue_full':

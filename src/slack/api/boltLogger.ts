@@ -41,6 +41,19 @@ export function boltLogSink(logger: Logger): BoltLogSink {
   return (level, text) => child[level](text);
 }
 
+/**
+ * Where the receiver's log lines and caught errors go: Bolt's lines as `boltLogSink`, errors whole
+ * (class, code, cause; revived when they come from the receiver thread).
+ *
+ * @example startReceiver(settings, { ...receiverLogSinks(logger), event, submit, health });
+ */
+export function receiverLogSinks(logger: Logger): { log: BoltLogSink; error: (what: string, error: unknown) => void } {
+  return {
+    log: boltLogSink(logger),
+    error: (what, error) => logger.error({ err: error, component: 'receiver' }, what),
+  };
+}
+
 /** Bolt's logger interface over our pino logger. */
 export function boltLogger(logger: Logger, secrets: readonly string[]): BoltLogger {
   return boltLoggerFor(boltLogSink(logger), secrets, logger.level);

@@ -1,6 +1,6 @@
 // Slack's Web API: the SlackGateway interface and its WebClient implementation, rate-limit pacing, channel names, history matching, Slack errors.
 
-export { type BoltLogSink, boltLoggerFor, boltLogSink } from './boltLogger.js';
+export { type BoltLogSink, boltLoggerFor, boltLogSink, receiverLogSinks } from './boltLogger.js';
 export { isTopLevel } from './historyMessages.js';
 export { paceLowerBoundMs, type RateLimitSettings } from './rateLimits.js';
 export {

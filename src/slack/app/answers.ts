@@ -107,7 +107,7 @@ export function failureMessage(error: unknown, text: string, failure: UserFailur
       },
       {
         type: 'context',
-        elements: [{ type: 'mrkdwn', text: '`/pivot help` shows examples; docs/query-language.md has them all.' }],
+        elements: [{ type: 'mrkdwn', text: '`/pivot help` shows examples, `/pivot help metrics` every metric.' }],
       },
     ];
     return { text: error.message, blocks };

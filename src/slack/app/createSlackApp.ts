@@ -2,7 +2,7 @@ import type { SlackConfig } from '../../config/index.js';
 import { ConfigError, type Logger, toError } from '../../core/index.js';
 import { storeHealth } from '../../store/index.js';
 import type { RateLimitSettings, SlackGateway } from '../api/index.js';
-import { boltLogSink, SLACK_RETRY, slackGatewayFor, verifySlackToken, type WebApiGateway } from '../api/index.js';
+import { receiverLogSinks, SLACK_RETRY, slackGatewayFor, verifySlackToken, type WebApiGateway } from '../api/index.js';
 import {
   type BotIdentity,
   defaultReceiverEntry,
@@ -101,7 +101,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     event: router.event,
     // Answered in the ack: checked here (pure compile, one store write for a saved query).
     submit: router.submit,
-    log: boltLogSink(logger),
+    ...receiverLogSinks(logger),
     health: async () => ({
       inFlight: inFlight.size,
       receiver: entry ? 'thread' : 'inline',

@@ -64,7 +64,7 @@ export function listen(app: bolt.App, sink: ReceiverSink, bot: BotIdentity): voi
           values: view.state?.values ?? {},
         })
         .catch((error: unknown) => {
-          sink.log('error', `modal submission failed: ${(error as Error).message}`);
+          sink.error('modal submission failed', error);
           return busyAnswer(view);
         }),
       late,
@@ -90,7 +90,7 @@ export function listen(app: bolt.App, sink: ReceiverSink, bot: BotIdentity): voi
   }
 
   app.error(async (error) => {
-    sink.log('error', `Slack listener failed: ${error.message}`);
+    sink.error('Slack listener failed', error);
   });
 }
 

@@ -4,8 +4,9 @@
  * `threadedReceiver.ts` for the messages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { fromWireError, toWireError } from '../../core/index.js';
 import { SUBMIT_ANSWER_MS } from './boltListeners.js';
-import { type ReceiverSettings, startReceiver, type ViewAnswer } from './slackReceiver.js';
+import { type ReceiverSettings, startReceiver } from './slackReceiver.js';
 import type { FromReceiver, ToReceiver } from './threadedReceiver.js';
 
 const port = parentPort;
@@ -16,17 +17,18 @@ const send = (message: FromReceiver) => port.postMessage(message);
 const pendingHealth = new Map<number, (body: Record<string, unknown>) => void>();
 let nextHealthId = 0;
 /** Modal submissions waiting for the bot thread's verdict, by id (the receiver times them out). */
-const pendingSubmits = new Map<number, (answer: ViewAnswer) => void>();
+const pendingSubmits = new Map<number, (outcome: Extract<ToReceiver, { type: 'submitted' }>) => void>();
 let nextSubmitId = 0;
 
 process.on('unhandledRejection', (reason) => {
-  send({ type: 'log', level: 'error', text: `receiver thread: unhandled rejection: ${String(reason)}` });
+  send({ type: 'error', what: 'receiver thread: unhandled rejection', error: toWireError(reason) });
 });
 
 try {
   const receiver = await startReceiver(workerData as ReceiverSettings, {
     event: (event) => send({ type: 'event', event }),
     log: (level, text) => send({ type: 'log', level, text }),
+    error: (what, error) => send({ type: 'error', what, error: toWireError(error) }),
     submit: (submission) =>
       new Promise((resolve, reject) => {
         const id = ++nextSubmitId;
@@ -34,9 +36,10 @@ try {
           pendingSubmits.delete(id);
           reject(new Error(`the bot did not answer a modal submission within ${SUBMIT_ANSWER_MS} ms`));
         }, SUBMIT_ANSWER_MS);
-        pendingSubmits.set(id, (answer) => {
+        pendingSubmits.set(id, (outcome) => {
           clearTimeout(timer);
-          resolve(answer);
+          if ('error' in outcome) reject(fromWireError(outcome.error));
+          else resolve(outcome.answer);
         });
         send({ type: 'submit', id, submission });
       }),
@@ -59,7 +62,7 @@ try {
       pendingHealth.get(message.id)?.(message.body);
       pendingHealth.delete(message.id);
     } else if (message.type === 'submitted') {
-      pendingSubmits.get(message.id)?.(message.answer);
+      pendingSubmits.get(message.id)?.(message);
       pendingSubmits.delete(message.id);
     } else if (message.type === 'stop') {
       void receiver.stop().finally(() => {
@@ -70,6 +73,6 @@ try {
   });
   send({ type: 'ready', port: receiver.port });
 } catch (error) {
-  send({ type: 'failed', message: (error as Error).message });
+  send({ type: 'failed', error: toWireError(error) });
   port.close();
 }

@@ -108,6 +108,11 @@ export interface ReceiverSink {
   /** Checks a modal submission (and starts what it asks for); its answer goes into the ack. */
   submit(submission: ViewSubmission): Promise<ViewAnswer>;
   log: BoltLogSink;
+  /**
+   * An error the receiver caught (a listener's, a modal submission's), whole: logged with its
+   * class, code and cause, as the bot logs its own.
+   */
+  error(what: string, error: unknown): void;
   /** The body of `GET /healthz`; rejects (→ 503) when the bot cannot answer. */
   health(): Promise<Record<string, unknown>>;
 }

@@ -6,7 +6,7 @@
  * the same port.
  */
 import { Worker } from 'node:worker_threads';
-import { compiledSibling, type Logger, toError } from '../../core/index.js';
+import { compiledSibling, fromWireError, type Logger, toError, toWireError, type WireError } from '../../core/index.js';
 import type { BoltLogSink } from '../api/index.js';
 import type {
   ReceiverSettings,
@@ -17,12 +17,17 @@ import type {
   ViewSubmission,
 } from './slackReceiver.js';
 
-/** Messages from the receiver thread. */
+/**
+ * Messages from the receiver thread. Errors cross whole (`WireError`: class, message, code,
+ * details, stack, cause chain), never flattened to their message.
+ */
 export type FromReceiver =
   | { type: 'ready'; port: number | undefined }
-  | { type: 'failed'; message: string }
+  | { type: 'failed'; error: WireError }
   | { type: 'event'; event: SlackEvent }
   | { type: 'log'; level: Parameters<BoltLogSink>[0]; text: string }
+  /** An error the thread caught (a listener's, a submission's, an unhandled rejection). */
+  | { type: 'error'; what: string; error: WireError }
   | { type: 'health'; id: number }
   /** A modal submission waiting for its verdict (`submitted` with the same id). */
   | { type: 'submit'; id: number; submission: ViewSubmission }
@@ -32,6 +37,8 @@ export type FromReceiver =
 export type ToReceiver =
   | { type: 'health'; id: number; body: Record<string, unknown> }
   | { type: 'submitted'; id: number; answer: ViewAnswer }
+  /** The bot could not check a submission: the thread answers it as busy and logs this error. */
+  | { type: 'submitted'; id: number; error: WireError }
   | { type: 'stop' };
 
 const RESTART_DELAY_MS = 1_000;
@@ -91,7 +98,10 @@ export async function startThreadedReceiver(
             resolve({ worker, port: message.port });
             break;
           case 'failed':
-            reject(new Error(message.message));
+            reject(fromWireError(message.error));
+            break;
+          case 'error':
+            sink.error(message.what, fromWireError(message.error));
             break;
           case 'event':
             sink.event(message.event);
@@ -109,8 +119,12 @@ export async function startThreadedReceiver(
           case 'submit':
             void sink.submit(message.submission).then(
               (answer) => worker.postMessage({ type: 'submitted', id: message.id, answer } satisfies ToReceiver),
-              // The thread's own timeout answers (the modal says to try again).
-              () => undefined,
+              (error: unknown) =>
+                worker.postMessage({
+                  type: 'submitted',
+                  id: message.id,
+                  error: toWireError(error),
+                } satisfies ToReceiver),
             );
             break;
           case 'stopped':

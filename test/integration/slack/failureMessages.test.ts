@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger } from '../../../src/core/index.js';
+import { createLogger, INTERNAL_FAILURE_MESSAGE } from '../../../src/core/index.js';
 import { useBotHarness } from '../../support/botHarness.js';
 
 /** What the bot logged, as parsed JSON lines. */
@@ -62,5 +62,45 @@ describe('a resumed async job that fails', () => {
     });
     // The stored error (what /pivot status shows) is the user text, without this one failure's ref.
     expect(bot().bot.store.jobs.get(job?.id as string)?.error?.message).toContain('failed on the Reporting Service');
+  });
+});
+
+describe('a run that fails with an error that is not ours', () => {
+  const bot = useBotHarness({ logger });
+
+  it.each([
+    { code: 'ENOENT', error: "ENOENT: no such file or directory, open '/srv/pivotbot/out/run-1/daily-kpi.csv'" },
+    { code: '23505', error: 'duplicate key value violates unique constraint "runs_pkey"' },
+  ])('records our code in /pivot history, never its own ($code) or its text', async ({ code, error }) => {
+    const runs = bot().bot.store.runs;
+    const finish = runs.finish.bind(runs);
+    // The run's success cannot be written: the raw error is what the command's failure records.
+    runs.finish = async (id, outcome) => {
+      if (outcome.status !== 'succeeded') return finish(id, outcome);
+      runs.finish = finish;
+      throw Object.assign(new Error(error), { code });
+    };
+    try {
+      const { hook } = await bot().command('run daily-kpi');
+      expect(await bot().waitForHook(hook)).toContain('(ref ');
+    } finally {
+      runs.finish = finish;
+    }
+    const [failed] = runs.listByReport('daily-kpi', 1);
+    expect(failed?.status).toBe('failed');
+    expect(failed?.error).toEqual({ code: 'INTERNAL', message: INTERNAL_FAILURE_MESSAGE });
+
+    const { hook } = await bot().command('history daily-kpi');
+    const history = await bot().waitForHook(hook);
+    expect(history).toContain(':x: failed (attempt 1): Something went wrong on pivotbot');
+    expect(history).not.toContain(code);
+    expect(history).not.toContain('/srv/pivotbot');
+    // The log keeps what the record does not: the error's own class, code and text.
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'command failed unexpectedly',
+        err: expect.objectContaining({ code, message: error }),
+      }),
+    );
   });
 });

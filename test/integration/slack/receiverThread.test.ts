@@ -138,3 +138,52 @@ describe('a receiver thread that dies', () => {
     await expect(fetch(url)).rejects.toThrow();
   });
 });
+
+describe('an error in the receiver thread', () => {
+  const recorded = recordingLogger();
+  const harness = new BotHarness();
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-receiver-'));
+    // The real entry, then a rejection nobody handles, of one of our errors with a cause.
+    const entry = join(dir, 'rejectingReceiver.mjs');
+    const core = new URL('../../core/index.js', receiverThreadEntry()).href;
+    await writeFile(
+      entry,
+      `await import(${JSON.stringify(receiverThreadEntry().href)});
+       const { PivotbotError } = await import(${JSON.stringify(core)});
+       const cause = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+       Promise.reject(new PivotbotError('SLACK_REQUEST_FAILED', 'probe: the thread failed', {
+         cause, retryable: true, details: { method: 'chat.postMessage' },
+       }));`,
+    );
+    await harness.start({ receiverThread: pathToFileURL(entry), logger: recorded.logger });
+  });
+  afterAll(async () => {
+    await harness.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("reaches the bot's log whole: class, code, fields and cause, not only its message", async () => {
+    const isProbe = (l: Record<string, unknown>) =>
+      (l.err as { message?: unknown } | undefined)?.message === 'probe: the thread failed';
+    await harness.slack.waitFor(() => recorded.lines.some(isProbe), 10_000, 'the thread error in the log');
+    const line = recorded.lines.find(isProbe);
+    expect(line).toMatchObject({
+      level: 50,
+      msg: 'receiver thread: unhandled rejection',
+      err: {
+        type: 'PivotbotError',
+        code: 'SLACK_REQUEST_FAILED',
+        retryable: true,
+        details: { method: 'chat.postMessage' },
+        cause: { type: 'Error', message: 'socket hang up', code: 'ECONNRESET' },
+      },
+    });
+    expect(String((line?.err as { stack?: unknown } | undefined)?.stack)).toContain('rejectingReceiver.mjs');
+    // The thread keeps receiving.
+    const { response, hook } = await harness.command('help');
+    expect(response.status).toBe(200);
+    expect(await harness.waitForHook(hook)).toContain('/pivot list');
+  });
+});

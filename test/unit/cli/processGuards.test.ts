@@ -38,8 +38,8 @@ describe('installProcessGuards', () => {
     const h = harness(async () => {
       stops += 1;
     });
-    h.target.emit('unhandledRejection', new PivotbotError('STORE_WRITE', 'write failed for xoxb-guard-secret'));
-    expect(h.lines[0]).toMatchObject({ level: 50, err: { type: 'PivotbotError', code: 'STORE_WRITE' } });
+    h.target.emit('unhandledRejection', new PivotbotError('STORE_WRITE_FAILED', 'write failed for xoxb-guard-secret'));
+    expect(h.lines[0]).toMatchObject({ level: 50, err: { type: 'PivotbotError', code: 'STORE_WRITE_FAILED' } });
     expect(JSON.stringify(h.lines)).not.toContain('xoxb-guard-secret');
     expect(stops).toBe(0);
     expect(h.exitCode()).toBeUndefined();

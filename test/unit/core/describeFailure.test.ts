@@ -28,7 +28,7 @@ describe('describeFailure', () => {
   it.each([
     {
       name: "a user's mistake is told as is, without a reference",
-      error: new UserInputError('REPORT_UNKNOWN', 'No report "daly".', { suggestions: ['daily'] }),
+      error: new UserInputError('REPORT_NOT_FOUND', 'No report "daly".', { suggestions: ['daily'] }),
       text: 'No report "daly".',
       level: 30,
       ref: false,
@@ -104,12 +104,12 @@ describe('describeFailure', () => {
 
 describe('userMessage', () => {
   it('is the generic text unless written for users, and a UserInputError message is written for users', () => {
-    expect(new PivotbotError('X', 'wrote /etc/secret.json').userMessage).toBe(INTERNAL_FAILURE_MESSAGE);
-    expect(new PivotbotError('X', 'internal', { userMessage: 'Try later.' })).toMatchObject({
+    expect(new PivotbotError('INTERNAL', 'wrote /etc/secret.json').userMessage).toBe(INTERNAL_FAILURE_MESSAGE);
+    expect(new PivotbotError('INTERNAL', 'internal', { userMessage: 'Try later.' })).toMatchObject({
       userMessage: 'Try later.',
       explained: true,
     });
-    expect(new UserInputError('Y', 'No report "x".').userMessage).toBe('No report "x".');
+    expect(new UserInputError('REPORT_NOT_FOUND', 'No report "x".').userMessage).toBe('No report "x".');
     expect(userMessageOf(new RangeError('internal'))).toBe(INTERNAL_FAILURE_MESSAGE);
     expect(userMessageOf(new StoreClosedError('/data/x.json'))).toBe(INTERNAL_FAILURE_MESSAGE);
   });

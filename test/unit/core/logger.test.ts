@@ -55,13 +55,13 @@ describe('createLogger', () => {
       retryable: true,
       details: { status: 503, at: new Date('2026-03-01T09:00:00Z'), header: `Bearer ${secret}` },
     });
-    const top = new UserInputError('REPORT_UNKNOWN', 'no report "daily"', { cause: middle, suggestions: ['daly'] });
+    const top = new UserInputError('REPORT_NOT_FOUND', 'no report "daily"', { cause: middle, suggestions: ['daly'] });
     log.error({ err: top, request: { nested: { deeper: [`x ${secret} y`] } } }, 'run failed');
     const text = out.lines();
     expect(text).not.toContain(secret);
     const line = JSON.parse(text.trim()) as { err: SerializedError; request: unknown; msg: string };
     expect(line.msg).toBe('run failed');
-    expect(line.err).toMatchObject({ type: 'UserInputError', code: 'REPORT_UNKNOWN', suggestions: ['daly'] });
+    expect(line.err).toMatchObject({ type: 'UserInputError', code: 'REPORT_NOT_FOUND', suggestions: ['daly'] });
     expect(line.err.stack).toContain('UserInputError');
     expect(line.err.cause).toMatchObject({
       type: 'PivotbotError',
@@ -76,21 +76,21 @@ describe('createLogger', () => {
   it('logs an Error passed alone with its message as msg and its fields kept', () => {
     const out = capture();
     const log = createLogger({ destination: out.stream, secrets: ['abcd-1234'] });
-    log.error(new PivotbotError('STORE_WRITE', 'could not write abcd-1234.json'));
+    log.error(new PivotbotError('STORE_WRITE_FAILED', 'could not write abcd-1234.json'));
     const line = JSON.parse(out.lines().trim()) as { err: Record<string, unknown>; msg: string };
     expect(line.msg).toBe('could not write [redacted].json');
-    expect(line.err).toMatchObject({ type: 'PivotbotError', code: 'STORE_WRITE' });
+    expect(line.err).toMatchObject({ type: 'PivotbotError', code: 'STORE_WRITE_FAILED' });
   });
 
   it('serialises an Error under any key, not only err, and scrubs child bindings', () => {
     const out = capture();
     const log = createLogger({ destination: out.stream, secrets: ['hunter22'] }).child({ run: 'key hunter22' });
-    log.warn({ failure: new PivotbotError('X', 'bad hunter22') }, 'w');
+    log.warn({ failure: new PivotbotError('INTERNAL', 'bad hunter22') }, 'w');
     const text = out.lines();
     expect(text).not.toContain('hunter22');
     expect(JSON.parse(text.trim())).toMatchObject({
       run: 'key [redacted]',
-      failure: { type: 'PivotbotError', code: 'X' },
+      failure: { type: 'PivotbotError', code: 'INTERNAL' },
     });
   });
 });

@@ -47,7 +47,10 @@ describe('postDigestFailure', () => {
         },
       },
     } as unknown as DigestDeps;
-    await postDigestFailure({ spec, slot: SLOT, error: new UserInputError('BAD', 'no such metric'), runId }, deps);
+    await postDigestFailure(
+      { spec, slot: SLOT, error: new UserInputError('QUERY_INVALID', 'no such metric'), runId },
+      deps,
+    );
     expect(posts[0]?.text).toContain(expected);
   });
 });

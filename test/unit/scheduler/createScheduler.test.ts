@@ -1,4 +1,4 @@
-import { PivotbotError, silentLogger } from '../../../src/core/index.js';
+import { INTERNAL_FAILURE_MESSAGE, PivotbotError, silentLogger } from '../../../src/core/index.js';
 import {
   createScheduler,
   type GiveUp,
@@ -291,10 +291,7 @@ describe('createScheduler: failures', () => {
     await scheduler.start();
     await time.advance(60_000);
     await scheduler.idle();
-    expect(store.runs.listByReport('daily')[0]?.error).toEqual({
-      code: 'RUN_FAILED',
-      message: "unexpected Error; details are in the bot's log",
-    });
+    expect(store.runs.listByReport('daily')[0]?.error).toEqual({ code: 'INTERNAL', message: INTERNAL_FAILURE_MESSAGE });
     await scheduler.stop();
   });
 });

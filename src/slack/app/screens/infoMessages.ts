@@ -66,7 +66,7 @@ export function scheduleText(schedule: ReportSchedule | undefined, fallbackZone:
 export function listMessage(loaded: LoadedReports, timezone: string): SlackMessage {
   if (loaded.reports.length === 0 && loaded.broken.length === 0) {
     return message('No reports yet.', [
-      section('No report definitions yet. Add YAML files to the reports folder (see docs/reports.md).'),
+      section('No report definitions yet: an admin adds them as YAML files in pivotbot’s reports folder.'),
     ]);
   }
   const lines = loaded.reports.map(
