@@ -27,4 +27,4 @@ export {
   quietSettings,
 } from './quietDigest.js';
 export { type PacingDeps, reportPacing } from './reportPacing.js';
-export { resumeJobs } from './resumeJobs.js';
+export { type AdoptedWork, resumeJobs } from './resumeJobs.js';

@@ -2,7 +2,7 @@ import type { SlackConfig } from '../../config/index.js';
 import { ConfigError, type Logger, toError } from '../../core/index.js';
 import { ACTION_IDS, type ReportActionValue } from '../../render/index.js';
 import type { LoadedReports } from '../../reports/index.js';
-import { type Store, storeHealth } from '../../store/index.js';
+import { isReplicaStore, type Store, storeHealth } from '../../store/index.js';
 import type { RateLimitSettings, SlackGateway } from '../api/index.js';
 import { boltLogSink, SLACK_RETRY, slackGatewayFor, verifySlackToken, type WebApiGateway } from '../api/index.js';
 import type { BotIdentity } from '../receiver/index.js';
@@ -10,7 +10,6 @@ import {
   defaultReceiverEntry,
   type ReceiverSettings,
   RecentKeys,
-  type SharedKeys,
   type SlackEvent,
   type StartedReceiver,
   startReceiver,
@@ -174,7 +173,7 @@ function repeatKey(event: SlackEvent): string | undefined {
 }
 
 /**
- * Several replicas on one PostgreSQL database (the store has `leases`): Slack's retry of a request
+ * Several replicas on one PostgreSQL database (a `ReplicaStore`): Slack's retry of a request
  * may reach another replica than the first delivery, so the database decides what was seen
  * (`RecentKeys.seenBefore`) before the handler runs. One process: the handler as it is.
  */
@@ -182,9 +181,8 @@ function acrossReplicas(
   handle: (event: SlackEvent) => void,
   deps: { store: Store; logger: Logger; track: (work: Promise<unknown>) => void },
 ): (event: SlackEvent) => void {
-  const shared = (deps.store as { leases?: SharedKeys }).leases;
-  if (shared === undefined) return handle;
-  const seen = new RecentKeys(undefined, undefined, undefined, shared);
+  if (!isReplicaStore(deps.store)) return handle;
+  const seen = new RecentKeys(undefined, undefined, undefined, deps.store.leases);
   return (event) => {
     const key = repeatKey(event);
     if (key === undefined) return handle(event);
