@@ -6,6 +6,22 @@ import type { Bookkeeping } from './slotAttempt.js';
 /** Timers on the same clock as `clock` (tests drive both); returns a cancel function. */
 export type SetTimer = (fn: () => void, ms: number) => () => void;
 
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** setTimeout that does not keep the process alive and accepts waits past Node's 24.8-day limit. */
+export function defaultSetTimer(fn: () => void, ms: number): () => void {
+  let timer: NodeJS.Timeout;
+  const wait = (left: number) => {
+    timer = setTimeout(
+      () => (left > MAX_TIMEOUT_MS ? wait(left - MAX_TIMEOUT_MS) : fn()),
+      Math.min(left, MAX_TIMEOUT_MS),
+    );
+    timer.unref();
+  };
+  wait(Math.max(0, ms));
+  return () => clearTimeout(timer);
+}
+
 /** The scheduler's clock, timers, log and shutdown state, as its parts see them. */
 export interface SchedulerRuntime {
   readonly clock: () => Date;

@@ -8,7 +8,7 @@ import { createQueueDriver } from './queueDriver.js';
 import { specRunKeyPrefix } from './runKey.js';
 import type { GiveUp, Scheduler, SlotResult, SlotRun } from './Scheduler.js';
 import type { ScheduleList } from './ScheduleSpec.js';
-import type { SchedulerRuntime, SetTimer, SlotDriver } from './SlotDriver.js';
+import { defaultSetTimer, type SchedulerRuntime, type SetTimer, type SlotDriver } from './SlotDriver.js';
 import { createScheduleLanes } from './scheduleLanes.js';
 import { giveUpWith, recordWith, StoppedError } from './slotAttempt.js';
 
@@ -39,22 +39,6 @@ export interface SchedulerDeps {
    * replica, and a replica that dies or stops hands its running slots to the others.
    */
   queue?: SlotQueue;
-}
-
-const MAX_TIMEOUT_MS = 2_147_483_647;
-
-/** setTimeout that does not keep the process alive and accepts waits past Node's 24.8-day limit. */
-function defaultSetTimer(fn: () => void, ms: number): () => void {
-  let timer: NodeJS.Timeout;
-  const wait = (left: number) => {
-    timer = setTimeout(
-      () => (left > MAX_TIMEOUT_MS ? wait(left - MAX_TIMEOUT_MS) : fn()),
-      Math.min(left, MAX_TIMEOUT_MS),
-    );
-    timer.unref();
-  };
-  wait(Math.max(0, ms));
-  return () => clearTimeout(timer);
 }
 
 /**
