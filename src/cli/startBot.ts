@@ -18,16 +18,10 @@ import {
   type ViewChartRenderer,
 } from '../render/index.js';
 import { reportCache } from '../reports/index.js';
-import {
-  createScheduler,
-  listAlertSchedules,
-  listSchedules,
-  type Scheduler,
-  type SlotQueue,
-} from '../scheduler/index.js';
+import { createScheduler, listAlertSchedules, listSchedules, type Scheduler } from '../scheduler/index.js';
 import type { RateLimitSettings } from '../slack/api/index.js';
 import { PivotCommands, startSlackApp, WorkQueue } from '../slack/app/index.js';
-import { openStore, type ReplicaLeases, type Store } from '../store/index.js';
+import { isReplicaStore, openStore, type ReplicaLeases, type Store } from '../store/index.js';
 import { openReporting } from './openReporting.js';
 
 /**
@@ -96,8 +90,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   });
   // PostgreSQL: one of any number of replicas; scheduled slots go through the store's job queue,
   // and async jobs a dead replica leaves are adopted through the leases.
-  const leases = (store as { leases?: ReplicaLeases }).leases;
-  const queue = (store as { queue?: SlotQueue }).queue;
+  const replica = isReplicaStore(store) ? store : undefined;
   const closers: Array<() => Promise<void>> = [() => store.close()];
   const shutdown = new AbortController();
   try {
@@ -152,7 +145,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       app.gateway.close();
     });
     const deliveryDeps = { ...base, slack: app.gateway };
-    if (leases) closers.unshift(adoptJobsEvery(leases, deliveryDeps, logger));
+    if (replica) closers.unshift(adoptJobsEvery(replica.leases, deliveryDeps, logger));
     else {
       void resumeJobs(deliveryDeps)
         .then((count) => count > 0 && logger.info({ count }, 'resumed unfinished async jobs'))
@@ -179,7 +172,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       onGiveUp: (giveUp) => (giveUp.spec.kind === 'alert' ? undefined : postDigestFailure(giveUp, digestDeps)),
       clock,
       logger,
-      ...(queue ? { queue } : {}),
+      ...(replica ? { queue: replica.queue } : {}),
       ...options.scheduler,
     });
     // First in the shutdown order: posts in flight finish while Slack and the store are still open.
@@ -187,7 +180,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     await scheduler.start();
     // Replies and parent edits an earlier process owed (crash, Slack failure) go out now, not at the
     // rule's next evaluation. With replicas the next evaluation does it (one claimant per slot).
-    if (!leases) {
+    if (!replica) {
       void deliverOwedAlerts(digestDeps)
         .then((count) => count > 0 && logger.info({ count }, 'delivered alert notices owed by an earlier process'))
         .catch((error: unknown) => logger.error({ err: toError(error) }, 'delivering owed alert notices failed'));
@@ -242,13 +235,8 @@ function adoptJobsEvery(leases: ReplicaLeases, deps: DeliveryDeps, logger: Logge
     if (runs.size + jobs.size === 0) return;
     logger.info({ runs: runs.size, jobs: jobs.size }, 'adopting async jobs and runs of a stopped replica');
     // resumeJobs over just the adopted ones: the same delivery, told what is this replica's now.
-    const adopted: Store = {
-      ...store,
-      runs: { ...store.runs, listUnfinished: () => store.runs.listUnfinished().filter((r) => runs.has(r.id)) },
-      jobs: { ...store.jobs, listActive: () => store.jobs.listActive().filter((j) => jobs.has(j.id)) },
-    };
     // Not awaited: a job may poll for long; what is adopted is leased to this replica meanwhile.
-    void resumeJobs({ ...deps, store: adopted }).catch((error: unknown) =>
+    void resumeJobs(deps, { runs, jobs }).catch((error: unknown) =>
       logger.error({ err: toError(error) }, 'resuming adopted jobs failed'),
     );
   };

@@ -30,4 +30,4 @@ export {
 } from './quietDigest.js';
 export { type PacingDeps, reportPacing } from './reportPacing.js';
 export { deliverRequested, type InQueue, type RunRequest } from './requestedRun.js';
-export { resumeJobs } from './resumeJobs.js';
+export { type AdoptedWork, resumeJobs } from './resumeJobs.js';

@@ -60,11 +60,14 @@ export function jobOfRun(store: Pick<Store, 'jobs'>, run: Run): AsyncJob | undef
 }
 
 /**
- * Resolves every manual run left `running`. The list is read before the first await, so a
- * command that arrives while this works is never mistaken for an interrupted one.
+ * Resolves every manual run left `running` (with `only`: those of its ids). The list is read
+ * before the first await, so a command that arrives while this works is never mistaken for an
+ * interrupted one.
  */
-export async function resolveInterruptedRuns(deps: DeliveryDeps): Promise<number> {
-  const unfinished = deps.store.runs.listUnfinished().filter((run) => run.trigger === 'manual');
+export async function resolveInterruptedRuns(deps: DeliveryDeps, only?: ReadonlySet<string>): Promise<number> {
+  const unfinished = deps.store.runs
+    .listUnfinished()
+    .filter((run) => run.trigger === 'manual' && (only === undefined || only.has(run.id)));
   for (const run of unfinished) {
     try {
       await resolveRun(run, deps);

@@ -11,14 +11,21 @@ import type { DeliveryDeps } from './DeliveryDeps.js';
 import { updateProgress } from './deliverRun.js';
 import { finishJobRuns, resolveInterruptedRuns } from './resolveInterruptedRuns.js';
 
+/** The runs and jobs, by id, that a replica adopted from one that stopped. */
+export interface AdoptedWork {
+  runs: ReadonlySet<string>;
+  jobs: ReadonlySet<string>;
+}
+
 /**
  * After a restart: the manual runs left running are resolved (`resolveInterruptedRuns`), then every
  * job still active in the store is polled to the end and its CSV delivered in its thread, once
  * (the job is marked succeeded right after the upload), and its outcome finishes its runs.
+ * With `only` (a replica adopting what a stopped one left): just those runs and jobs.
  */
-export async function resumeJobs(deps: DeliveryDeps): Promise<number> {
-  await resolveInterruptedRuns(deps);
-  const active = deps.store.jobs.listActive();
+export async function resumeJobs(deps: DeliveryDeps, only?: AdoptedWork): Promise<number> {
+  await resolveInterruptedRuns(deps, only?.runs);
+  const active = deps.store.jobs.listActive().filter((job) => only === undefined || only.jobs.has(job.id));
   await Promise.all(active.map((job) => resumeJob(job.id, deps)));
   return active.length;
 }

@@ -1,4 +1,4 @@
-// Scheduled digests and alert evaluations: when each schedule fires (time zones, DST), which missed slots are caught up, run keys, retries, and the driver that claims and runs slots.
+// Scheduled digests and alert evaluations: what is due and which missed slots are caught up (pure planner), run keys, retries, and the drivers (this process, or the replicas' queue) that claim and run slots through one attemptSlot.
 
 export type { QueuedDelivery, QueuedSlot, SlotQueue } from '../store/index.js';
 export {
@@ -13,6 +13,7 @@ export {
 export { DATA_CHECK_EVERY_MS, type DataWaitDecision, dataWaitAction } from './dataWaitAction.js';
 export { listAlertSchedules, listSchedules, type ScheduleDefaults } from './listSchedules.js';
 export { type CatchUpOptions, type CatchUpPlan, ON_TIME_MS, planCatchUp } from './planCatchUp.js';
+export { nextWakeAt, scheduleAction, vanishedSchedules } from './planSchedules.js';
 export { type RetryDecision, retryAction } from './retryAction.js';
 export { alertRunKey, parseAlertRunKey, parseRunKey, runKey, specRunKey, specRunKeyPrefix } from './runKey.js';
 export {

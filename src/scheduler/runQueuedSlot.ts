@@ -3,24 +3,19 @@ import type { QueuedDelivery, QueuedSlot, RunsRepository, SlotQueue } from '../s
 import { retryAction } from './retryAction.js';
 import { specRunKey } from './runKey.js';
 import type { ScheduleSpec } from './ScheduleSpec.js';
-import { type AttemptSlot, handedOverError, kindOf, StoppedError } from './slotAttempt.js';
+import type { SchedulerRuntime } from './SlotDriver.js';
+import { type AttemptSlot, type GiveUpNotice, handedOverError, kindOf, StoppedError } from './slotAttempt.js';
 
 /** What the replica-mode steps need of the scheduler that runs them. */
 export interface QueuedSlotContext {
   queue: SlotQueue;
-  store: { runs: RunsRepository };
-  logger: Logger;
-  clock: () => Date;
-  /** Aborted when the scheduler's shutdown grace runs out. */
-  signal: AbortSignal;
-  isStopping(): boolean;
+  runs: RunsRepository;
+  runtime: Pick<SchedulerRuntime, 'logger' | 'clock' | 'signal' | 'isStopping' | 'record'>;
   /** The schedule a job names (the list is read again once when this process does not know it). */
   findSpec(id: string): Promise<ScheduleSpec | undefined>;
   /** Claims the slot (or continues `held`) and runs it once: the scheduler's attempt. */
   attempt: AttemptSlot;
-  giveUp(spec: ScheduleSpec, slot: Date, error: unknown, runId: string): Promise<void>;
-  /** A bookkeeping write whose failure is logged, not thrown. */
-  record(write: () => Promise<unknown>): Promise<void>;
+  giveUp: GiveUpNotice;
 }
 
 /** Replica mode: sends a due slot to the queue, once across replicas (its run key names the job). */
@@ -44,8 +39,9 @@ export async function enqueueSlot(
  * scheduler stops mid-step, so the queue hands the step to another replica.
  */
 export async function runQueuedSlot(ctx: QueuedSlotContext, job: QueuedSlot, delivery: QueuedDelivery): Promise<void> {
-  const { queue, store, logger, clock } = ctx;
-  if (ctx.isStopping()) throw new StoppedError();
+  const { queue, runs } = ctx;
+  const { logger, clock } = ctx.runtime;
+  if (ctx.runtime.isStopping()) throw new StoppedError();
   const spec = await ctx.findSpec(job.scheduleId);
   const slot = new Date(job.slot);
   if (spec === undefined) {
@@ -57,17 +53,26 @@ export async function runQueuedSlot(ctx: QueuedSlotContext, job: QueuedSlot, del
     return;
   }
   const handedOver = delivery.handoffs > 0;
-  let held = job.heldRunId === undefined ? undefined : store.runs.get(job.heldRunId);
+  let held = job.heldRunId === undefined ? undefined : runs.get(job.heldRunId);
   if (held?.status !== 'running' || handedOver) {
     // A replica that died mid-step may have posted: its claim is failed, and a new attempt checks the channel.
     const stale = held;
     if (stale?.status === 'running') {
-      await ctx.record(() => store.runs.finish(stale.id, { status: 'failed', error: handedOverError() }));
+      await ctx.runtime.record(() => runs.finish(stale.id, { status: 'failed', error: handedOverError() }));
     }
     held = undefined;
   }
-  const signal = AbortSignal.any([ctx.signal, delivery.signal]);
-  const outcome = await ctx.attempt(spec, slot, job.late, held, job.waitedMs, signal, handedOver, delivery.signal);
+  const signal = AbortSignal.any([ctx.runtime.signal, delivery.signal]);
+  const outcome = await ctx.attempt({
+    spec,
+    slot,
+    late: job.late,
+    held,
+    waitedMs: job.waitedMs,
+    signal,
+    handedOver,
+    fence: delivery.signal,
+  });
   if (outcome === 'done') return;
   if (outcome === 'stopped') throw new StoppedError();
   const key = specRunKey(spec, slot);
@@ -87,7 +92,7 @@ export async function runQueuedSlot(ctx: QueuedSlotContext, job: QueuedSlot, del
   const where = { schedule: spec.id, slot: job.slot, attempt: job.tries, err: outcome.error };
   if (decision.action === 'give-up') {
     logger.error(where, `${kindOf(spec)} slot failed; giving up: ${decision.reason}`);
-    await ctx.giveUp(spec, slot, outcome.error, outcome.runId);
+    await ctx.giveUp({ spec, slot, error: outcome.error, runId: outcome.runId });
     return;
   }
   logger.warn({ ...where, retryInMs: decision.delayMs }, `${kindOf(spec)} slot failed; retrying`);

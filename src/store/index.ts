@@ -14,10 +14,10 @@ export {
   POSTGRES_SCHEMA_VERSION,
   type PostgresStore,
   type PostgresStoreOptions,
-  type ReplicaLeases,
   redactUrl,
   StoreUnavailableError,
 } from './postgres/index.js';
+export { isReplicaStore, type LeaseKind, type ReplicaLeases, type ReplicaStore } from './ReplicaStore.js';
 export type { QueuedDelivery, QueuedSlot, SlotQueue } from './SlotQueue.js';
 export {
   type AsyncJobPatch,

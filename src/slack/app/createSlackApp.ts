@@ -1,13 +1,12 @@
 import type { SlackConfig } from '../../config/index.js';
 import { ConfigError, type Logger, toError } from '../../core/index.js';
-import { storeHealth } from '../../store/index.js';
+import { isReplicaStore, storeHealth } from '../../store/index.js';
 import type { RateLimitSettings, SlackGateway } from '../api/index.js';
 import { receiverLogSinks, SLACK_RETRY, slackGatewayFor, verifySlackToken, type WebApiGateway } from '../api/index.js';
 import {
   type BotIdentity,
   defaultReceiverEntry,
   type ReceiverSettings,
-  type SharedKeys,
   type StartedReceiver,
   startReceiver,
   startThreadedReceiver,
@@ -72,9 +71,10 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     ...(identity.botUserId ? { botUserId: identity.botUserId } : {}),
     ...(identity.botId ? { botId: identity.botId } : {}),
   };
-  // Several replicas on one PostgreSQL database (the store has `leases`): the database decides
-  // which of them saw a request first.
-  const shared = (options.home.store as { leases?: SharedKeys }).leases;
+  // Several replicas on one PostgreSQL database (a `ReplicaStore`): the database decides which of
+  // them saw a request first.
+  const store = options.home.store;
+  const shared = isReplicaStore(store) ? store.leases : undefined;
   const router = slackRouter({
     commands,
     gateway,

@@ -1,5 +1,6 @@
 // The PostgreSQL store: the same repositories as the JSON store over tables, with claims decided by the database.
 
+export type { LeaseKind, ReplicaLeases } from '../ReplicaStore.js';
 export { type CopyCounts, copyStoreData } from './copyStoreData.js';
 export { LOCK_CLASS, MIGRATION_LOCK_ID, migratePostgres, SINGLE_PROCESS_LOCK_ID } from './migratePostgres.js';
 export { type MigrateStoreFileResult, migrateStoreFile } from './migrateStoreFile.js';
@@ -12,4 +13,4 @@ export {
 export { StoreUnavailableError } from './postgresErrors.js';
 export { POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
 export { isPostgresUrl, redactUrl } from './redactUrl.js';
-export { type LeaseKind, type ReplicaLeases, startReplicaLeases } from './replicaLeases.js';
+export { startReplicaLeases } from './replicaLeases.js';

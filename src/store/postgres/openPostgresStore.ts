@@ -1,23 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../../core/index.js';
-import { createIncidentsRepository } from '../incidentsRepository.js';
-import { createJobsRepository } from '../jobsRepository.js';
-import { createRunsRepository } from '../runsRepository.js';
+import type { ReplicaLeases } from '../ReplicaStore.js';
 import { DEFAULT_STORE_LIMITS, type Store, type StoreLimits } from '../Store.js';
-import { StoreClosedError, StoreConflictError, StoreError, StoreNotFoundError } from '../StoreError.js';
-import { createSchedulesRepository } from '../schedulesRepository.js';
-import { randomId, type StoreContext } from '../storeContext.js';
+import { StoreError } from '../StoreError.js';
 import type { StoreData } from '../storeSchema.js';
-import { createSubscriptionsRepository } from '../subscriptionsRepository.js';
 import { type ChangeListener, listenForChanges } from './listenForChanges.js';
 import { migratePostgres } from './migratePostgres.js';
 import { StoreUnavailableError } from './postgresErrors.js';
-import { applyRows, diffData, draftOf, emptyMirror, type Mirror, mirrorFromRows } from './postgresMirror.js';
-import { isUniqueViolation, selectAllRows, selectRows, writeDiff } from './postgresRows.js';
-import { type Collection, POSTGRES_SCHEMA_VERSION, TABLES, tableOf } from './postgresSchema.js';
+import { postgresRepositories } from './postgresRepositories.js';
+import { POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
+import { createPostgresWriter, type PostgresWriter } from './postgresWriter.js';
 import { redactUrl } from './redactUrl.js';
-import { type ReplicaLeases, startReplicaLeases } from './replicaLeases.js';
+import { startReplicaLeases } from './replicaLeases.js';
 import { type PostgresSlotQueue, startSlotQueue } from './startSlotQueue.js';
 
 export interface PostgresStoreOptions {
@@ -81,8 +76,6 @@ export const DEFAULT_LEASE_MS = 30_000;
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const { logger } = options;
   const location = redactUrl(options.url);
-  const clock = options.clock ?? (() => new Date());
-  const origin = `pivotbot-${process.pid}-${randomBytes(6).toString('hex')}`;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.pool?.max ?? 10,
@@ -91,194 +84,23 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   });
   // An idle connection that breaks must not crash the process; the next query reconnects.
   pool.on('error', (error) => logger.warn({ err: error, store: location }, 'store database connection lost'));
-
-  let mirror: Mirror = emptyMirror();
-  let listener: ChangeListener | undefined;
-  let leases: ReplicaLeases | undefined;
-  let queue: PostgresSlotQueue | undefined;
-  const pending = new Map<string, Set<string>>();
-  let tail: Promise<unknown> = Promise.resolve();
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = tail.then(fn, fn);
-    tail = run.catch(() => undefined);
-    return run;
-  };
-
-  // Declared before anything can call back into them (a notification may arrive during the load).
-  let accepting = true;
-  let closed = false;
-  let drafting: StoreData | undefined;
-  const warnRefresh = (error: unknown): void =>
-    logger.warn({ err: error, store: location }, 'store mirror could not be refreshed; it is retried');
-
-  const reloadNow = async (): Promise<void> => {
-    mirror = mirrorFromRows(await selectAllRows(pool), location);
-  };
-
-  try {
-    await migratePostgres(pool, { location, logger });
-    // Listening starts before the load, so no change falls between the two.
-    listener = await listenForChanges({
-      url: options.url,
-      location,
-      origin,
-      logger,
-      exclusive: options.exclusive ?? false,
-      onChange: (table, key) => noteChange(table, key),
-      onReconnect: () => void serial(reloadNow).catch((error) => warnRefresh(error)),
-    });
-    // Through the queue, so changes announced meanwhile are applied after the load, not under it.
-    await serial(reloadNow);
-    if (options.replica !== undefined) {
-      leases = await startReplicaLeases(pool, {
-        owner: origin,
-        leaseMs: options.replica.leaseMs ?? DEFAULT_LEASE_MS,
-        logger,
-        location,
-      });
-      queue = await startSlotQueue(pool, {
-        logger,
-        location,
-        ...(options.replica.heartbeatSeconds === undefined
-          ? {}
-          : { heartbeatSeconds: options.replica.heartbeatSeconds }),
-        ...(options.replica.superviseSeconds === undefined
-          ? {}
-          : { superviseSeconds: options.replica.superviseSeconds }),
-      });
-    }
-  } catch (error) {
-    closed = true;
-    await queue?.close();
-    await leases?.close();
-    await listener?.close();
-    await pool.end().catch(() => undefined);
-    throw error instanceof StoreError ? error : new StoreUnavailableError(location, error);
-  }
-
-  // Another process changed rows: re-read them (batched per tick) and patch the mirror.
-  function noteChange(table: string, key: string): void {
-    const keys = pending.get(table) ?? new Set<string>();
-    if (pending.size === 0) setImmediate(() => void serial(applyPending).catch(warnRefresh));
-    keys.add(key);
-    pending.set(table, keys);
-  }
-  async function applyPending(): Promise<void> {
-    const batch = [...pending];
-    pending.clear();
-    if (closed) return;
-    for (const [name, keys] of batch) {
-      const table = TABLES.find((t) => t.table === name);
-      if (table === undefined) continue;
-      const rows = await selectRows(pool, table, 'key = ANY($1)', [[...keys]]);
-      applyRows(mirror, table, rows, (record) => keys.has(table.key(record)), location);
-    }
-  }
-
-  const refreshWhere = async (
-    collection: Collection,
-    where: string,
-    params: unknown[],
-    covered: (record: never) => boolean,
-  ): Promise<void> => {
-    const table = tableOf(collection);
-    applyRows(
-      mirror,
-      table,
-      await selectRows(pool, table, where, params),
-      covered as (r: unknown) => boolean,
-      location,
-    );
-  };
-
-  const ctx: StoreContext = {
-    data: () => drafting ?? mirror.data,
-    now: () => clock().toISOString(),
-    nowMs: () => clock().getTime(),
-    newId: randomId,
+  const origin = `pivotbot-${process.pid}-${randomBytes(6).toString('hex')}`;
+  const writer = createPostgresWriter({
+    pool,
+    origin,
+    location,
+    clock: options.clock ?? (() => new Date()),
     limits: { ...DEFAULT_STORE_LIMITS, ...options.limits },
-    assertOpen() {
-      if (closed) throw new StoreClosedError(location);
-    },
-    async mutate(change) {
-      ctx.assertOpen();
-      const before = mirror.data;
-      const draft = draftOf(before);
-      drafting = draft;
-      let result: ReturnType<typeof change>;
-      try {
-        result = change(draft);
-      } finally {
-        drafting = undefined;
-      }
-      const diffs = diffData(before, draft);
-      if (diffs.length === 0) return result;
-      let inserted: Awaited<ReturnType<typeof writeDiff>>;
-      try {
-        inserted = await writeDiff(pool, origin, diffs);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw error;
-        throw new StoreUnavailableError(location, error);
-      }
-      // The database has it: now the mirror does too (unless a reload replaced it meanwhile).
-      if (mirror.data === before) mirror.data = draft;
-      for (const { table, deletes } of diffs) for (const key of deletes) mirror.seqs[table.collection].delete(key);
-      for (const [collection, seqs] of inserted) for (const [key, seq] of seqs) mirror.seqs[collection].set(key, seq);
-      return result;
-    },
-  };
+    logger,
+  });
+  const parts = await openParts(pool, writer, { ...options, origin, location });
+  const { leases, queue } = parts;
 
-  /**
-   * Runs one write after the previous one (the mirror is changed by one write at a time). When
-   * the database says a key or claim is taken, or a record is missing, the mirror was behind:
-   * catch up (the claim's own rows, else everything) and decide once more.
-   */
-  function write<T>(op: () => Promise<T>, before?: () => Promise<void>): Promise<T> {
-    if (!accepting) return Promise.reject(new StoreClosedError(location));
-    return serial(async () => {
-      try {
-        await before?.().catch((error: unknown) => {
-          throw new StoreUnavailableError(location, error);
-        });
-        return await op();
-      } catch (error) {
-        if (!isUniqueViolation(error) && !(error instanceof StoreNotFoundError)) throw error;
-        // A claim re-reads just the rows it decides on; anything else reloads the whole mirror.
-        const catchUp = isUniqueViolation(error) && before !== undefined ? before : reloadNow;
-        await catchUp().catch((reloadError: unknown) => {
-          throw new StoreUnavailableError(location, reloadError);
-        });
-        try {
-          return await op();
-        } catch (again) {
-          if (!isUniqueViolation(again)) throw again;
-          const constraint = String((again as { constraint?: unknown }).constraint ?? 'a unique key');
-          throw new StoreConflictError('record', constraint);
-        }
-      }
-    });
-  }
-
-  const jobs = createJobsRepository(ctx);
-  const subscriptions = createSubscriptionsRepository(ctx);
-  const runs = createRunsRepository(ctx);
-  const incidents = createIncidentsRepository(ctx);
-  const schedules = createSchedulesRepository(ctx);
-  const subscriptionRows = (report: string, channel: string) => () =>
-    refreshWhere(
-      'subscriptions',
-      'report = $1 AND channel = $2',
-      [report, channel],
-      (s: { report: string; channel: string }) => s.report === report && s.channel === channel,
-    );
-
-  const refreshTimer =
-    (options.refreshIntervalMs ?? 60_000) > 0
-      ? setInterval(() => void serial(reloadNow).catch(warnRefresh), options.refreshIntervalMs ?? 60_000)
-      : undefined;
+  const refreshMs = options.refreshIntervalMs ?? 60_000;
+  const refreshTimer = refreshMs > 0 ? setInterval(() => writer.reloadLater(), refreshMs) : undefined;
   refreshTimer?.unref();
 
-  const { data } = mirror;
+  const data = writer.snapshot();
   logger.info(
     {
       store: location,
@@ -291,90 +113,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     'store opened',
   );
 
-  // The leases follow the claims: held once the claim is in the database, released once finished.
-  const held = async <T>(kind: 'run' | 'job', id: string, result: T): Promise<T> => {
-    await leases?.hold(kind, id);
-    return result;
-  };
-  const released = async <T>(kind: 'run' | 'job', id: string, result: T, finished: boolean): Promise<T> => {
-    if (finished) await leases?.release(kind, id);
-    return result;
-  };
-
   return {
-    jobs: {
-      ...jobs,
-      create: async (job) =>
-        held(
-          'job',
-          job.id,
-          await write(
-            () => jobs.create(job),
-            () => refreshWhere('jobs', 'key = $1', [job.id], (j: { id: string }) => j.id === job.id),
-          ),
-        ),
-      update: async (id, patch) => {
-        const job = await write(() => jobs.update(id, patch));
-        return released('job', id, job, job.status !== 'queued' && job.status !== 'running');
-      },
-    },
-    subscriptions: {
-      ...subscriptions,
-      add: (input) => write(() => subscriptions.add(input), subscriptionRows(input.report, input.channel)),
-      remove: (report, channel) =>
-        write(() => subscriptions.remove(report, channel), subscriptionRows(report, channel)),
-    },
-    runs: {
-      ...runs,
-      start: async (input) => {
-        const claim = await write(
-          () => runs.start(input),
-          () =>
-            refreshWhere(
-              'runs',
-              'idempotency_key = $1',
-              [input.idempotencyKey],
-              (r: { idempotencyKey: string }) => r.idempotencyKey === input.idempotencyKey,
-            ),
-        );
-        return claim.started ? held('run', claim.run.id, claim) : claim;
-      },
-      finish: async (id, outcome) => released('run', id, await write(() => runs.finish(id, outcome)), true),
-      linkJob: (id, jobId) => write(() => runs.linkJob(id, jobId)),
-    },
-    incidents: {
-      ...incidents,
-      open: (input) =>
-        write(
-          () => incidents.open(input),
-          () =>
-            refreshWhere(
-              'incidents',
-              'rule_id = $1 AND entity_key = $2',
-              [input.ruleId, input.entityKey],
-              (i: { ruleId: string; entityKey: string }) =>
-                i.ruleId === input.ruleId && i.entityKey === input.entityKey,
-            ),
-        ),
-      update: (id, patch) => write(() => incidents.update(id, patch)),
-      applyEvaluation: (evaluation) => write(() => incidents.applyEvaluation(evaluation)),
-      applyEvaluations: (evaluations) => write(() => incidents.applyEvaluations(evaluations)),
-      save: (incident) => write(() => incidents.save(incident)),
-    },
-    schedules: {
-      ...schedules,
-      setLastFire: (scheduleId, at) => write(() => schedules.setLastFire(scheduleId, at)),
-      remove: (scheduleId) => write(() => schedules.remove(scheduleId)),
-    },
+    ...postgresRepositories(writer, leases),
     location,
 
     // A write resolves once its transaction committed; nothing is ever left to flush.
-    flush: () => write(async () => undefined),
+    flush: () => writer.write(async () => undefined),
 
-    refresh: () => write(reloadNow),
+    refresh: () => writer.refresh(),
     ...(leases === undefined ? {} : { leases }),
     ...(queue === undefined ? {} : { queue }),
-    snapshot: () => mirror.data,
+    snapshot: () => writer.snapshot(),
 
     async health() {
       try {
@@ -388,18 +137,73 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     async close() {
-      if (!accepting) return;
-      accepting = false;
       if (refreshTimer !== undefined) clearInterval(refreshTimer);
-      await tail;
-      closed = true;
+      if (!(await writer.drain())) return;
       // After the last write: what this process still holds is the other replicas' from now on.
-      await queue?.close();
-      await leases?.close();
-      await listener?.close();
+      await closeParts(parts);
       await pool
         .end()
         .catch((error: unknown) => logger.warn({ err: error, store: location }, 'closing the pool failed'));
     },
   };
+}
+
+/** What the store runs besides its pool: the change listener and, with `replica`, the leases and the queue. */
+interface StoreParts {
+  listener?: ChangeListener;
+  leases?: ReplicaLeases;
+  queue?: PostgresSlotQueue;
+}
+
+/**
+ * Migrates the database, listens for other processes' changes (before the load, so no change
+ * falls between the two), loads the mirror, and with `replica` starts the leases and the queue.
+ * On failure, whatever started is closed and the error is a `StoreError`.
+ */
+async function openParts(
+  pool: pg.Pool,
+  writer: PostgresWriter,
+  options: PostgresStoreOptions & { origin: string; location: string },
+): Promise<StoreParts> {
+  const { logger, location, origin, replica } = options;
+  const parts: StoreParts = {};
+  try {
+    await migratePostgres(pool, { location, logger });
+    parts.listener = await listenForChanges({
+      url: options.url,
+      location,
+      origin,
+      logger,
+      exclusive: options.exclusive ?? false,
+      onChange: (table, key) => writer.noteChange(table, key),
+      onReconnect: () => writer.reloadLater(),
+    });
+    await writer.load();
+    if (replica !== undefined) {
+      parts.leases = await startReplicaLeases(pool, {
+        owner: origin,
+        leaseMs: replica.leaseMs ?? DEFAULT_LEASE_MS,
+        logger,
+        location,
+      });
+      parts.queue = await startSlotQueue(pool, {
+        logger,
+        location,
+        ...(replica.heartbeatSeconds === undefined ? {} : { heartbeatSeconds: replica.heartbeatSeconds }),
+        ...(replica.superviseSeconds === undefined ? {} : { superviseSeconds: replica.superviseSeconds }),
+      });
+    }
+    return parts;
+  } catch (error) {
+    writer.abandon();
+    await closeParts(parts);
+    await pool.end().catch(() => undefined);
+    throw error instanceof StoreError ? error : new StoreUnavailableError(location, error);
+  }
+}
+
+async function closeParts({ listener, leases, queue }: StoreParts): Promise<void> {
+  await queue?.close();
+  await leases?.close();
+  await listener?.close();
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { type JobAttempt, type JobWithMetadata, PgBoss } from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { Logger } from '../../core/index.js';
 import type { QueuedSlot, SlotQueue } from '../SlotQueue.js';
 import { checkout } from './checkout.js';
 import { LOCK_CLASS, QUEUE_SETUP_LOCK_ID } from './migratePostgres.js';
+import { createSlotQueueWorkers } from './slotQueueWorkers.js';
 
 /** pg-boss keeps its tables in a schema of its own, beside pivotbot's. */
 export const QUEUE_SCHEMA = 'pivotbot_queue';
@@ -20,9 +21,6 @@ const LEAST_HEARTBEAT_SECONDS = 10;
  * (a digest's step takes seconds to minutes; a data wait is a later job of its own).
  */
 const EXPIRY_SECONDS = 60 * 60;
-
-type Handler = Parameters<SlotQueue['work']>[1];
-type Outcome = 'complete' | { failed: string };
 
 export interface SlotQueueOptions {
   logger: Logger;
@@ -116,148 +114,15 @@ export async function startSlotQueue(pool: pg.Pool, options: SlotQueueOptions): 
     lock.release();
   }
 
-  const pollMs = Math.max(100, options.pollMs ?? 1000);
   const heartbeatMs = heartbeatSeconds * 1000;
-  const running = new Map<string, Promise<void>>();
-  /** Jobs whose handler ended but whose outcome the database has not taken yet (an outage): retried each poll. */
-  const owed = new Map<string, { attempt: JobAttempt; outcome: Outcome }>();
-  const abort = new AbortController();
-  let wake: (() => void) | undefined;
-  let polling: Promise<void> | undefined;
-  let stopped = false;
-
-  const settle = async (attempt: JobAttempt, outcome: Outcome): Promise<void> => {
-    try {
-      // Fenced to the attempt: once the job was handed to another replica, this changes nothing.
-      const answer = (
-        outcome === 'complete'
-          ? await boss.complete(QUEUE, [attempt])
-          : await boss.fail(QUEUE, [attempt], { message: outcome.failed })
-      ) as { affected?: number };
-      owed.delete(attempt.id);
-      if (answer.affected === 0) {
-        logger.warn(
-          { job: attempt.id, handoffs: attempt.retryCount },
-          'outcome of a scheduled step refused: the queue had handed it to another replica',
-        );
-      }
-    } catch (error) {
-      if (!owed.has(attempt.id))
-        logger.warn({ err: error, job: attempt.id }, 'job outcome not recorded in the queue yet; retrying');
-      owed.set(attempt.id, { attempt, outcome });
-    }
-  };
-
-  /**
-   * This replica's hold on one running job: renews pg-boss's heartbeat every third of the interval,
-   * and aborts `signal` (the step stops before Slack) when the hold is gone or may soon be.
-   */
-  const hold = (job: JobWithMetadata<QueuedSlot>) => {
-    const attempt: JobAttempt = { id: job.id, retryCount: job.retryCount };
-    const lost = new AbortController();
-    // pg-boss wrote the heartbeat when it handed the job out, no earlier than this.
-    let renewedAt = Date.now();
-    let renewing = false;
-    let failing = false;
-    const lapseAfterMs = (heartbeatMs * 2) / 3;
-    const tick = () => {
-      if (lost.signal.aborted) return;
-      // Checked before the write too: a write that hangs, or a process that was frozen, must not hide the lapse.
-      if (Date.now() - renewedAt > lapseAfterMs) {
-        logger.warn(
-          { job: job.id, handoffs: job.retryCount },
-          'heartbeat of a scheduled step lapsed; the step is stopped before it reaches Slack',
-        );
-        lost.abort(new Error('the heartbeat of this scheduled step lapsed'));
-        return;
-      }
-      if (renewing) return;
-      renewing = true;
-      const sentAt = Date.now();
-      boss
-        .touch(QUEUE, [attempt])
-        .then((answer) => {
-          const { settled } = answer as { settled?: string[] };
-          if (settled !== undefined && !settled.includes(job.id)) {
-            if (!lost.signal.aborted) {
-              logger.warn(
-                { job: job.id, handoffs: job.retryCount },
-                'scheduled step taken over by another replica; stopped here',
-              );
-              lost.abort(new Error('the queue handed this scheduled step to another replica'));
-            }
-            return;
-          }
-          renewedAt = sentAt;
-          failing = false;
-        })
-        .catch((error: unknown) => {
-          if (!failing) logger.warn({ err: error, job: job.id }, 'heartbeat of a scheduled step not written; retrying');
-          failing = true;
-        })
-        .finally(() => {
-          renewing = false;
-        });
-    };
-    const timer = setInterval(tick, Math.max(100, Math.floor(heartbeatMs / 3)));
-    return {
-      attempt,
-      signal: lost.signal,
-      release: () => clearInterval(timer),
-    };
-  };
-
-  const runJob = async (job: JobWithMetadata<QueuedSlot>, handle: Handler): Promise<void> => {
-    const held = hold(job);
-    // pg-boss's expiry is the last bound: the step is stopped a minute before it, so it never runs twice at once.
-    const fence = AbortSignal.any([
-      abort.signal,
-      held.signal,
-      AbortSignal.timeout(Math.max(1_000, (job.expireInSeconds - 60) * 1000)),
-    ]);
-    let outcome: Outcome = 'complete';
-    try {
-      await handle(job.data, { handoffs: job.retryCount, signal: fence });
-    } catch (error) {
-      outcome = { failed: error instanceof Error ? error.message : String(error) };
-    } finally {
-      held.release();
-    }
-    await settle(held.attempt, outcome);
-  };
-
-  const poll = async (concurrency: number, handle: Handler): Promise<void> => {
-    while (!stopped) {
-      for (const { attempt, outcome } of [...owed.values()]) await settle(attempt, outcome);
-      const free = concurrency - running.size;
-      let jobs: Array<JobWithMetadata<QueuedSlot>> = [];
-      if (free > 0) {
-        try {
-          jobs = await boss.fetch<QueuedSlot>(QUEUE, { batchSize: free, includeMetadata: true });
-        } catch (error) {
-          logger.warn({ err: error, store: location }, 'could not take jobs from the queue; retrying');
-        }
-      }
-      for (const job of jobs) {
-        const done = runJob(job, handle)
-          .catch((error: unknown) => logger.error({ err: error, job: job.id }, 'queued job failed unexpectedly'))
-          .finally(() => {
-            running.delete(job.id);
-            wake?.();
-          });
-        running.set(job.id, done);
-      }
-      if (jobs.length > 0 && running.size < concurrency) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  };
+  const workers = createSlotQueueWorkers({
+    boss,
+    queue: QUEUE,
+    heartbeatMs,
+    pollMs: Math.max(100, options.pollMs ?? 1000),
+    logger,
+    location,
+  });
 
   return {
     heartbeatMs,
@@ -273,46 +138,12 @@ export async function startSlotQueue(pool: pg.Pool, options: SlotQueueOptions): 
       return id !== null;
     },
 
-    async work(concurrency, handle) {
-      polling = poll(Math.max(1, concurrency), handle);
-    },
-
-    nudge() {
-      wake?.();
-    },
-
-    async stop(graceMs) {
-      if (stopped) return;
-      stopped = true;
-      wake?.();
-      await polling;
-      if (running.size > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        const grace = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, graceMs);
-        });
-        await Promise.race([Promise.all(running.values()), grace]);
-        clearTimeout(timer);
-      }
-      if (running.size > 0) {
-        // Handed back: the handlers end their runs, pg-boss fails the jobs and retries them elsewhere.
-        // A handler that ignores the abort is not waited for long (its heartbeat then lapses instead).
-        abort.abort();
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, 1_000);
-        });
-        await Promise.race([Promise.all(running.values()), late]);
-        clearTimeout(timer);
-      }
-    },
+    work: (concurrency, handle) => workers.work(concurrency, handle),
+    nudge: () => workers.nudge(),
+    stop: (graceMs) => workers.stop(graceMs),
 
     async close() {
-      stopped = true;
-      wake?.();
-      await polling;
-      // Outcomes the database missed: once more (else the jobs are handed over once their heartbeats lapse).
-      for (const { attempt, outcome } of [...owed.values()]) await settle(attempt, outcome);
+      await workers.close();
       await boss.stop({ graceful: false, close: false }).catch((error: unknown) => {
         logger.warn({ err: error, store: location }, 'job queue did not stop cleanly');
       });

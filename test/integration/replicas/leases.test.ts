@@ -4,7 +4,7 @@
  * other replica adopts; and a claim whose lease was never written counts once a lease old.
  */
 import { silentLogger } from '../../../src/core/index.js';
-import { openPostgresStore, type PostgresStore, type ReplicaLeases } from '../../../src/store/postgres/index.js';
+import { isReplicaStore, openPostgresStore, type PostgresStore, type ReplicaStore } from '../../../src/store/index.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
 import { sleep, sql } from './replicaHarness.js';
 
@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const store of opened.splice(0)) await store.close().catch(() => undefined);
 });
 
-async function replica(url: string, leaseMs = LEASE_MS): Promise<PostgresStore & { leases: ReplicaLeases }> {
+async function replica(url: string, leaseMs = LEASE_MS): Promise<PostgresStore & ReplicaStore> {
   const store = await openPostgresStore({
     url,
     logger: silentLogger(),
@@ -24,8 +24,8 @@ async function replica(url: string, leaseMs = LEASE_MS): Promise<PostgresStore &
     replica: { leaseMs },
   });
   opened.push(store);
-  if (store.leases === undefined) throw new Error('a replica store has leases');
-  return store as PostgresStore & { leases: ReplicaLeases };
+  if (!isReplicaStore(store)) throw new Error('a replica store has leases and a queue');
+  return store;
 }
 
 const slotRun = (key: string) => ({

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { main } from '../../../src/cli/main.js';
 import { silentLogger } from '../../../src/core/index.js';
-import { type AlertIncident, decodeStoreText, openPostgresStore, openStore } from '../../../src/store/index.js';
+import {
+  type AlertIncident,
+  decodeStoreText,
+  isReplicaStore,
+  openPostgresStore,
+  openStore,
+} from '../../../src/store/index.js';
 import { TABLES } from '../../../src/store/postgres/postgresSchema.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
 import { withTempDir } from '../../support/storeTestKit.js';
@@ -193,7 +199,8 @@ describe('PIVOTBOT_STORE as a PostgreSQL URL', () => {
       const second = await openStore({ path: url, logger: silentLogger() });
       try {
         // Both hold leases with a heartbeat each: replicas, not a lock.
-        expect((second as { leases?: unknown }).leases).toBeDefined();
+        expect(isReplicaStore(first)).toBe(true);
+        expect(isReplicaStore(second)).toBe(true);
         const { started } = await first.runs.start({
           report: 'r',
           trigger: 'schedule',
