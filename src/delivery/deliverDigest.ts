@@ -13,7 +13,7 @@ import { isTopLevel } from '../slack/api/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
 import { type GateAnswer, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
-import { quietDecision, quietSettings } from './index.js';
+import { quietDecision, quietSettings } from './quietDigest.js';
 
 /** The metadata event type of digest posts. */
 export const DIGEST_EVENT = 'pivotbot_digest';

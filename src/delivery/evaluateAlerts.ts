@@ -22,7 +22,9 @@ import { ensureParents, mayLackParents } from './alertParents.js';
 import { deliverOwed } from './alertReplies.js';
 import { type RuleThreads, ruleRange, type ThreadDeps } from './alertThreads.js';
 import type { DigestDeps } from './deliverDigest.js';
-import { explainIncident, explainSettings, movedPast, postExplanation } from './index.js';
+import { explainIncident } from './explainIncident.js';
+import { explainSettings, movedPast } from './explainReport.js';
+import { postExplanation } from './postExplanation.js';
 
 /** Fields people set on an incident (buttons) or the poster records: an evaluation never takes them back. */
 const KEPT_FIELDS = ['acknowledgedBy', 'acknowledgedAt', 'snoozedUntil', 'threadTs', 'threads', 'chartFileId'] as const;

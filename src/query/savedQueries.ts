@@ -8,7 +8,9 @@
 import { stringify as stringifyYaml } from 'yaml';
 import { alertSchema, type LoadedReport, type LoadedReports, type ReportProblem } from '../reports/index.js';
 import type { Subscription } from '../store/index.js';
-import { compileQuery, QueryError, type QueryOptions, workspaceGlossaryOf } from './index.js';
+import { compileQuery, type QueryOptions } from './compileQuery.js';
+import { QueryError } from './QueryError.js';
+import { workspaceGlossaryOf } from './workspaceGlossary.js';
 
 /** Report ids of saved queries: `saved-<name>`. */
 export const SAVED_QUERY_PREFIX = 'saved-';
