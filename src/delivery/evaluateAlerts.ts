@@ -17,7 +17,7 @@ import {
 import { failpoint, toError, UserInputError } from '../core/index.js';
 import { compoundOf, findReport, type LoadedReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
-import type { AlertIncident } from '../store/index.js';
+import { type AlertIncident, isReplicaStore, type Store } from '../store/index.js';
 import { ensureParents, mayLackParents } from './alertParents.js';
 import { deliverOwed } from './alertReplies.js';
 import { type RuleThreads, ruleRange, type ThreadDeps } from './alertThreads.js';
@@ -58,7 +58,7 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
   if (first === undefined) {
     throw new UserInputError('ALERT_NO_CHANNEL', `report ${spec.report} has no deliver.channels for alert threads`);
   }
-  return oneAtATime(`${report.id}/${rule.id}`, async () => {
+  return oneAtATime(deps.store, `${report.id}/${rule.id}`, async () => {
     const store = deps.store.incidents;
     const stored = store.getEvaluation(report.id, rule.id);
     const range = ruleRange(report, rule, slot, deps.defaultTimeZone);
@@ -282,7 +282,7 @@ export async function deliverOwedAlerts(deps: DigestDeps): Promise<number> {
       now,
       signal: deps.signal,
     };
-    await oneAtATime(key, async () => {
+    await oneAtATime(deps.store, key, async () => {
       for (const incident of incidents) {
         try {
           await deliverOwed(threads, incident, deps, { fresh: new Set() });
@@ -322,13 +322,20 @@ function groupByRule(incidents: readonly AlertIncident[]): Map<string, AlertInci
 }
 
 /**
- * One delivery per rule at a time in this process: start-up's delivery of what is owed and a slot
- * of the same rule would otherwise both post the same reply.
+ * One delivery per rule at a time, in this process and across replicas: start-up's delivery of
+ * what is owed and a slot of the same rule would otherwise both post the same reply.
  */
 const running = new Map<string, Promise<unknown>>();
-async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+async function oneAtATime<T>(store: Store, key: string, work: () => Promise<T>): Promise<T> {
+  // Across replicas too: two of them would otherwise evaluate successive slots of one rule at once
+  // (the queue hands them to different workers), and both post a parent that is missing.
+  // A holder frozen longer than a job heartbeat has had its slot handed over: go ahead then.
+  const across = isReplicaStore(store) ? store : undefined;
+  const guarded = across
+    ? () => across.leases.exclusive(`pivotbot:alert:${key}`, across.queue.heartbeatMs, work)
+    : work;
   const before = running.get(key) ?? Promise.resolve();
-  const mine = before.catch(() => undefined).then(work);
+  const mine = before.catch(() => undefined).then(guarded);
   running.set(key, mine);
   try {
     return await mine;

@@ -51,6 +51,15 @@ export interface ReplicaLeases {
    * heartbeat is written again, and would take over what it starts meanwhile.
    */
   fresh(): Promise<boolean>;
+  /**
+   * Runs `work` while this process holds the database-wide lock `key` (a PostgreSQL advisory lock
+   * on a session of its own, released when the work ends or the process dies): one replica at a
+   * time, e.g. for one alert rule's evaluations, which two replicas would otherwise run at once for
+   * successive slots and both post a missing parent. While another replica holds it, waits up to
+   * `waitMs`, then goes ahead (logged): a holder stalled that long has had its work handed over,
+   * and its late steps are refused by the queue's fence.
+   */
+  exclusive<T>(key: string, waitMs: number, work: () => Promise<T>): Promise<T>;
   /** Renews this process's heartbeat now (also done on a timer). False when the database did not answer. */
   heartbeat(): Promise<boolean>;
   /** Stops the heartbeat and removes this process's row: what it still held is adopted at once by the others. */

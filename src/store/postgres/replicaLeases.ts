@@ -29,6 +29,14 @@ const ORPHANS: Record<LeaseKind, string> = {
          ORDER BY j.seq`,
 };
 
+/** How often a replica waiting for an `exclusive` lock asks again. */
+const LOCK_POLL_MS = 100;
+/**
+ * Locks whose holder kept them past a wait (frozen, or its session hung), until when this process
+ * asks for them once without waiting: its handed-over steps must not queue up behind the holder.
+ */
+const givenUp = new Map<string, number>();
+
 /**
  * Starts this process's heartbeat on `pool` and returns its leases.
  *
@@ -148,6 +156,7 @@ export async function startReplicaLeases(
       );
       return rows.length === 1;
     },
+    exclusive: (key, waitMs, work) => exclusive(pool, logger, key, waitMs, work),
     fresh,
     heartbeat,
     async close() {
@@ -157,4 +166,46 @@ export async function startReplicaLeases(
       await quietly('replica removal', 'DELETE FROM pivotbot_replicas WHERE owner = $1', [owner]);
     },
   };
+}
+
+/** `ReplicaLeases.exclusive`: a PostgreSQL advisory lock on a pooled session of its own. */
+async function exclusive<T>(
+  pool: pg.Pool,
+  logger: Logger,
+  key: string,
+  waitMs: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let held = false;
+  let broken = false;
+  try {
+    const deadline = Date.now() + ((givenUp.get(key) ?? 0) > Date.now() ? 0 : waitMs);
+    for (;;) {
+      const { rows } = await client.query<{ ok: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok',
+        [key],
+      );
+      if (rows[0]?.ok === true) {
+        held = true;
+        givenUp.delete(key);
+        break;
+      }
+      if (Date.now() >= deadline) {
+        logger.warn({ key, waitMs }, 'another replica still holds this lock; going ahead without it');
+        givenUp.set(key, Date.now() + 10 * waitMs);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+    return await work();
+  } finally {
+    if (held) {
+      // A session whose unlock failed is closed instead, which releases the lock as well.
+      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch(() => {
+        broken = true;
+      });
+    }
+    client.release(broken);
+  }
 }
