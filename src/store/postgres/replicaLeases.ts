@@ -31,11 +31,6 @@ const ORPHANS: Record<LeaseKind, string> = {
 
 /** How often a replica waiting for an `exclusive` lock asks again. */
 const LOCK_POLL_MS = 100;
-/**
- * Locks whose holder kept them past a wait (frozen, or its session hung), until when this process
- * asks for them once without waiting: its handed-over steps must not queue up behind the holder.
- */
-const givenUp = new Map<string, number>();
 
 /**
  * Starts this process's heartbeat on `pool` and returns its leases.
@@ -55,6 +50,11 @@ export async function startReplicaLeases(
   let beats = 0;
   /** Leases whose first write failed: written with the next heartbeat, unless another replica took the work meanwhile. */
   const unrecorded = new Set<string>();
+  /**
+   * Locks whose holder kept them past a wait (frozen, or its session hung), until when this
+   * replica asks for them once without waiting: steps it took over must not queue up behind it.
+   */
+  const givenUp = new Map<string, number>();
 
   const heartbeat = async (): Promise<boolean> => {
     if (closed) return false;
@@ -156,7 +156,7 @@ export async function startReplicaLeases(
       );
       return rows.length === 1;
     },
-    exclusive: (key, waitMs, work) => exclusive(pool, logger, key, waitMs, work),
+    exclusive: (key, waitMs, work) => exclusive({ pool, logger, givenUp }, key, waitMs, work),
     fresh,
     heartbeat,
     async close() {
@@ -170,8 +170,7 @@ export async function startReplicaLeases(
 
 /** `ReplicaLeases.exclusive`: a PostgreSQL advisory lock on a pooled session of its own. */
 async function exclusive<T>(
-  pool: pg.Pool,
-  logger: Logger,
+  { pool, logger, givenUp }: { pool: pg.Pool; logger: Logger; givenUp: Map<string, number> },
   key: string,
   waitMs: number,
   work: () => Promise<T>,

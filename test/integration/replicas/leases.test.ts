@@ -6,7 +6,7 @@
 import { silentLogger } from '../../../src/core/index.js';
 import { isReplicaStore, openPostgresStore, type PostgresStore, type ReplicaStore } from '../../../src/store/index.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
-import { sleep, sql } from './replicaHarness.js';
+import { eventually, sleep, sql } from './replicaHarness.js';
 
 afterAll(stopTestPostgres);
 
@@ -101,4 +101,76 @@ describe('Slack request keys shared by replicas', () => {
     await sleep(400);
     expect(await b.leases.firstSeen('cmd:T1', 300)).toBe(true);
   });
+
+  it('runs exclusive work one replica at a time, and goes ahead past a holder that keeps the lock too long', async () => {
+    const url = await freshDatabase('pivotbot_leases_exclusive');
+    const [a, b] = [await replica(url, 30_000), await replica(url, 30_000)];
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held = a.leases.exclusive('pivotbot:alert:daily/high', 60_000, async () => {
+      events.push('a starts');
+      await gate;
+      events.push('a ends');
+    });
+    await eventually(() => events.includes('a starts'), 30_000, 'a holding the lock');
+    // b asks while a holds it: b's work waits until a's ends.
+    const waiting = b.leases.exclusive('pivotbot:alert:daily/high', 60_000, async () => {
+      events.push('b runs');
+    });
+    // b has asked (and been refused) at least once: its session's last statement is the try.
+    const tries = () =>
+      sql<{ n: number }>(
+        url,
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_try_advisory_lock%' AND pid <> pg_backend_pid()",
+      );
+    let asked = false;
+    await eventually(
+      () => {
+        void tries().then((rows) => {
+          asked = (rows[0]?.n ?? 0) >= 2;
+        });
+        return asked;
+      },
+      30_000,
+      'b asking for the lock a holds',
+    );
+    expect(events).toEqual(['a starts']);
+    release();
+    await Promise.all([held, waiting]);
+    expect(events).toEqual(['a starts', 'a ends', 'b runs']);
+
+    // A holder that keeps it past the wait (frozen): the other goes ahead, and then asks without waiting.
+    let freeze: () => void = () => undefined;
+    const frozen = new Promise<void>((resolve) => {
+      freeze = resolve;
+    });
+    const stuck = a.leases.exclusive('pivotbot:alert:daily/high', 60_000, () => frozen);
+    const ahead: string[] = [];
+    await eventually(
+      () => {
+        void sql<{ n: number }>(
+          url,
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted",
+        ).then((rows) => {
+          if ((rows[0]?.n ?? 0) >= 1) ahead.push('locked');
+        });
+        return ahead.length > 0;
+      },
+      30_000,
+      'a holding the lock again',
+    );
+    await b.leases.exclusive('pivotbot:alert:daily/high', 50, async () => {
+      events.push('b went ahead');
+    });
+    // Given up: the next time b does not wait its 60 s, though a still holds the lock.
+    await b.leases.exclusive('pivotbot:alert:daily/high', 60_000, async () => {
+      events.push('b again');
+    });
+    expect(events.slice(-2)).toEqual(['b went ahead', 'b again']);
+    freeze();
+    await stuck;
+  }, 120_000);
 });
