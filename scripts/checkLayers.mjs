@@ -45,7 +45,7 @@ export const LAYERS = {
     'time',
     'core',
   ],
-  sandbox: ['reporting', 'core'],
+  sandbox: ['reporting', 'time', 'core'],
   cli: '*',
 };
 

@@ -10,6 +10,7 @@ export {
   canonicalTimeZone,
   isoInZone,
   isTimeZone,
+  offsetAt,
   startOfWallDay,
   wallClock,
   wallToEpoch,

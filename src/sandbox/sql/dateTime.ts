@@ -1,5 +1,6 @@
 /** DateTime inputs (date only, local date-time, date-time with offset) and time zones, as SQL. */
 import { dateTimeFormat } from '../../core/index.js';
+import { offsetAt } from '../../time/index.js';
 import type { SqlParams } from './SqlParams.js';
 
 export type DateTimeInput = { kind: 'instant'; iso: string } | { kind: 'local'; local: string };
@@ -50,23 +51,6 @@ export function isValidTimeZone(zone: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The UTC offset (ms) `zone` is at on the instant `epochMs` (whole seconds; Intl gives no more). */
-function offsetAt(epochMs: number, zone: string): number {
-  const second = Math.floor(epochMs / 1000) * 1000;
-  const parts = dateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(second));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - second;
 }
 
 /**
