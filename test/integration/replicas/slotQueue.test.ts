@@ -137,11 +137,23 @@ describe('the scheduler on the job queue (pg-boss)', () => {
       8_000,
       'the retry ran on b',
     );
-    expect(await runsOf(url, failed as string)).toEqual([
+    // b's attempt is recorded after its run returns: wait for the record, not only the call.
+    let runs: Awaited<ReturnType<typeof runsOf>> = [];
+    await eventually(
+      () => {
+        void runsOf(url, failed as string).then((rows) => {
+          runs = rows;
+        });
+        return runs.some((r) => r.attempt === 2 && r.status !== 'running');
+      },
+      30_000,
+      'the retry recorded',
+    );
+    expect(runs).toEqual([
       { attempt: 1, status: 'failed' },
       { attempt: 2, status: 'succeeded' },
     ]);
-  }, 30_000);
+  }, 60_000);
 
   it('continues a data wait on the other replica once the first stops', async () => {
     const url = await freshDatabase('pivotbot_queue_wait');
