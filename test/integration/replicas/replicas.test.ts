@@ -201,8 +201,17 @@ describe('three replicas on one PostgreSQL', () => {
         5_000,
         'the command answered "temporarily unavailable"',
       );
-      await sleep(8_000);
-      // The outage's slots are caught up through the queue: wait until it has nothing left to run.
+      // The outage's slots are caught up through the queue: wait for the first of them to be posted
+      // (the replicas are back and have planned them), then until the queue has nothing left to run.
+      await eventually(
+        () =>
+          [...digestCounts(slack).keys()].some((k) => {
+            const at = Date.parse(k.split('@')[1] as string);
+            return at > downFrom + 500 && at < upAt - 500;
+          }),
+        60_000,
+        'a slot of the outage posted after it',
+      );
       const deadline = Date.now() + 60_000;
       while (Date.now() < deadline) {
         const [left] = await sql<{ n: number }>(
