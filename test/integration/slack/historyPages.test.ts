@@ -24,7 +24,9 @@ describe('history pages', () => {
   // Slack's limits with a 1-s window instead of a minute (as botHarness), so 31 posts in one channel
   // are not paced at one a second; what is tested is the paging.
   const gatewayFor = () =>
-    slackGatewayFor({ botToken: 'xoxb-test', apiUrl: slack.apiUrl }, silentLogger(), { rateLimits: { windowMs: 1000 } });
+    slackGatewayFor({ botToken: 'xoxb-test', apiUrl: slack.apiUrl }, silentLogger(), {
+      rateLimits: { windowMs: 1000 },
+    });
   const isDigest = (m: { metadata?: { event_type: string } }) => m.metadata?.event_type === 'pivotbot_digest';
 
   it('follows the cursor until the page holding the message, and no further', async () => {
