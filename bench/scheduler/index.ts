@@ -18,7 +18,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BOT_NODE_FLAGS } from '../../src/cli/startBot.js';
+import { BOT_MALLOC_ENV, BOT_NODE_FLAGS } from '../../src/cli/botProcess.js';
 import { paceLowerBoundMs } from '../../src/slack/api/index.js';
 
 /** Slack's rate-limit window (src/slack/api/rateLimits.ts). */
@@ -166,9 +166,11 @@ export async function run(args: readonly string[]): Promise<void> {
 
     const storePath = join(dir, 'store.json');
     const botProcess = await spawnUntil<{ port: number }>(
-      // As `npm start` runs it: with the bot's V8 flags (BENCH_BOT_NODE_FLAGS="…" tries others; "" none).
+      // As `pivotbot start` runs it: with the bot's V8 flags (BENCH_BOT_NODE_FLAGS="…" tries others; "" none).
       [...botNodeFlags(), join(here, 'botProcess.js')],
       {
+        // As `pivotbot start` runs: with the bot's malloc settings (BENCH_BOT_MALLOC=0 leaves them out).
+        ...(process.env.BENCH_BOT_MALLOC === '0' ? {} : BOT_MALLOC_ENV),
         ...process.env,
         SLACK_BOT_TOKEN: 'xoxb-bench',
         SLACK_SIGNING_SECRET: SECRET,
@@ -188,7 +190,7 @@ export async function run(args: readonly string[]): Promise<void> {
     );
     children.unshift(botProcess.child);
     console.log(
-      `bot (node ${botNodeFlags().join(' ') || 'without flags'}) ready in ${fmt(botProcess.seconds)} s; slot at ${slot.toISOString()}`,
+      `bot (node ${botNodeFlags().join(' ') || 'without flags'}${process.env.BENCH_BOT_MALLOC === '0' ? ', no malloc settings' : ', malloc settings'}) ready in ${fmt(botProcess.seconds)} s; slot at ${slot.toISOString()}`,
     );
     const url = `http://127.0.0.1:${botProcess.value.port}/slack/events`;
     let hook = 0;

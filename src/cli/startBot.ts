@@ -24,16 +24,7 @@ import { PivotCommands, startSlackApp, WorkQueue } from '../slack/app/index.js';
 import { isReplicaStore, openStore, type ReplicaLeases, type Store } from '../store/index.js';
 import { openReporting } from './openReporting.js';
 
-/**
- * The V8 flags the bot runs with (`npm start` passes them; bench/scheduler starts its bot with
- * them). Node 22+ lets each young-generation semi-space grow to 64 MiB, and the bot's steady
- * stream of small requests filled it: 2 MiB semi-spaces made the bot ~100 MiB smaller at its
- * peak for the same acks, and `--optimize-for-size` (a heap that grows less eagerly) took its
- * peak in bench/scheduler from 233–242 to 173 MiB at 1–2 % of the burst's time (docs/benchmarks.md,
- * "Footprint"). They must be given on node's command line: V8 sizes its heap when the process
- * starts.
- */
-export const BOT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--optimize-for-size'];
+export { BOT_MALLOC_ENV, BOT_NODE_FLAGS } from './botProcess.js';
 
 export interface BotOptions {
   env: NodeJS.ProcessEnv;

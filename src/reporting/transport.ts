@@ -1,4 +1,4 @@
-import { ClientError, GraphQLClient } from 'graphql-request';
+import type { GraphQLClient } from 'graphql-request';
 import { CancelledError, type Logger, sleep } from '../core/index.js';
 import {
   ReportingError,
@@ -39,20 +39,37 @@ export interface ExecuteOptions {
  * attempt, one token re-mint on 401, backoff with jitter on retryable failures of idempotent
  * operations, and every failure turned into a typed `ReportingError`.
  */
+/**
+ * graphql-request (and the graphql it loads, about 5 MiB of heap), imported by the first request:
+ * the chart process imports this folder for the metric catalog and never sends one.
+ */
+let graphqlRequest: typeof import('graphql-request') | undefined;
+async function loadGraphqlRequest(): Promise<typeof import('graphql-request')> {
+  graphqlRequest ??= await import('graphql-request');
+  return graphqlRequest;
+}
+
 export class GraphQLTransport {
-  private readonly client: GraphQLClient;
+  private client: GraphQLClient | undefined;
   private readonly policy: RetryPolicy;
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: TransportOptions) {
-    this.client = new GraphQLClient(options.graphqlUrl, {
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      jsonSerializer: { parse: parseJsonLossless, stringify: stringifyWithBigInt },
-    });
     this.policy = options.retry ?? DEFAULT_RETRY_POLICY;
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms, signal) => sleep(ms, signal, 'retry backoff'));
+  }
+
+  private async graphqlClient(): Promise<GraphQLClient> {
+    if (this.client === undefined) {
+      const { GraphQLClient } = await loadGraphqlRequest();
+      this.client ??= new GraphQLClient(this.options.graphqlUrl, {
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        jsonSerializer: { parse: parseJsonLossless, stringify: stringifyWithBigInt },
+      });
+    }
+    return this.client;
   }
 
   /** Runs `document` and returns its `data`; throws a `ReportingError` on any failure. */
@@ -109,7 +126,8 @@ export class GraphQLTransport {
     if (options.signal?.aborted) controller.abort();
     const where = `POST ${new URL(this.options.graphqlUrl).pathname}`;
     try {
-      const response = await this.client.rawRequest<T>({
+      const client = await this.graphqlClient();
+      const response = await client.rawRequest<T>({
         query: document,
         variables,
         requestHeaders: { authorization: `Bearer ${token}` },
@@ -136,7 +154,8 @@ export class GraphQLTransport {
 
 /** Maps what graphql-request and fetch throw to our typed errors. */
 function toReportingError(error: unknown, where: string, operation: string, url: string): ReportingError {
-  if (error instanceof ClientError) {
+  // A ClientError can only come from graphql-request once it is loaded.
+  if (graphqlRequest !== undefined && error instanceof graphqlRequest.ClientError) {
     const { status, errors, body } = error.response as {
       status: number;
       errors?: Array<{ message?: unknown }>;

@@ -4,19 +4,11 @@ export { createMemoryStore, type MemoryStoreOptions } from './createMemoryStore.
 export { type DecodedStore, decodeStoreText } from './decodeStoreText.js';
 export { type Migration, migrations } from './migrations.js';
 export { type OpenStoreOptions, openStore } from './openStore.js';
-export {
-  type CopyCounts,
-  copyStoreData,
-  isPostgresUrl,
-  type MigrateStoreFileResult,
-  migrateStoreFile,
-  openPostgresStore,
-  POSTGRES_SCHEMA_VERSION,
-  type PostgresStore,
-  type PostgresStoreOptions,
-  redactUrl,
-  StoreUnavailableError,
-} from './postgres/index.js';
+// The PostgreSQL store: its light parts here; the rest (pg, pg-boss) loaded when first used.
+export type { CopyCounts, MigrateStoreFileResult, PostgresStore, PostgresStoreOptions } from './postgres/index.js';
+export { StoreUnavailableError } from './postgres/postgresErrors.js';
+export { isPostgresUrl, redactUrl } from './postgres/redactUrl.js';
+export { copyStoreData, migrateStoreFile, openPostgresStore } from './postgresOnDemand.js';
 export { isReplicaStore, type LeaseKind, type ReplicaLeases, type ReplicaStore } from './ReplicaStore.js';
 export type { QueuedDelivery, QueuedSlot, SlotQueue } from './SlotQueue.js';
 export {

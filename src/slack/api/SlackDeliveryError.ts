@@ -1,8 +1,6 @@
-import bolt from '@slack/bolt';
+import webApi from '@slack/web-api';
 import { ErrorCode, PivotbotError } from '../../core/index.js';
 import { PacingError } from './RatePacer.js';
-
-const { webApi } = bolt;
 
 /**
  * A Slack call failed. `slackError` keeps Slack's own error string (`not_in_channel`,

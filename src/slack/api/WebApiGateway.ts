@@ -2,8 +2,9 @@
  * The `SlackGateway` over @slack/web-api's WebClient: every call paced to Slack's rate limits,
  * 429s waited out per method, `#name` channels turned into ids where Slack takes only ids.
  */
-import bolt from '@slack/bolt';
+
 import type { WebClient } from '@slack/web-api';
+import webApi from '@slack/web-api';
 import type { Logger } from '../../core/index.js';
 import type { HomeView, ModalView, SlackMessage } from '../../render/index.js';
 import { ChannelDirectory, type ChannelPage, unknownChannelError } from './ChannelDirectory.js';
@@ -23,8 +24,6 @@ import type {
   SlackGateway,
   UploadFile,
 } from './SlackGateway.js';
-
-const { webApi } = bolt;
 
 /** How long a call may wait for its turn before it fails as rate-limited, per lane. */
 export const MAX_WAIT_MS: Record<Lane, number> = { interactive: 60_000, scheduled: 15 * 60_000 };

@@ -1,8 +1,8 @@
-import type { Logger as BoltLogger, LogLevel as BoltLogLevel } from '@slack/bolt';
-import bolt from '@slack/bolt';
+import type { Logger as BoltLogger, LogLevel as BoltLogLevel } from '@slack/web-api';
+import webApi from '@slack/web-api';
 import { type Logger, scrubSecrets } from '../../core/index.js';
 
-const { LogLevel } = bolt;
+const { LogLevel } = webApi;
 
 /** Where Bolt's log lines go: already flattened to text and scrubbed of secrets. */
 export type BoltLogSink = (level: 'debug' | 'info' | 'warn' | 'error', text: string) => void;

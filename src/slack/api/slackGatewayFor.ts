@@ -1,5 +1,5 @@
 /** The one way to build a `WebApiGateway`: a WebClient with the bot token, and the pacing it needs. */
-import bolt from '@slack/bolt';
+import webApi from '@slack/web-api';
 import type { SlackConfig } from '../../config/index.js';
 import type { Logger } from '../../core/index.js';
 import { boltLogger } from './boltLogger.js';
@@ -7,8 +7,6 @@ import { type Lane, type PacerClock, RatePacer } from './RatePacer.js';
 import { type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
 import { slackApiUrlOption } from './slackApiUrl.js';
 import { WebApiGateway } from './WebApiGateway.js';
-
-const { webApi } = bolt;
 
 /** Web API retries of 5xx and network errors: bounded (4 within a minute), unlike the SDK's 30-minute default. */
 export const SLACK_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000, maxRetryTime: 60_000 };

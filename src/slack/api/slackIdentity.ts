@@ -1,9 +1,7 @@
-import bolt from '@slack/bolt';
+import webApi from '@slack/web-api';
 import type { SlackConfig } from '../../config/index.js';
 import { ConfigError, type Logger, toError } from '../../core/index.js';
 import { slackApiUrlOption } from './slackApiUrl.js';
-
-const { webApi } = bolt;
 
 /** Who the bot is in the workspace, from `auth.test`. */
 export interface SlackIdentity {

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { BOT_MALLOC_ENV, BOT_NODE_FLAGS } from '../../../src/cli/botProcess.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
@@ -109,6 +110,12 @@ describe('pivotbot start', () => {
 
   it('serves /healthz and commands, and on SIGTERM stops its chart process and exits 0', async () => {
     const bot = await startListening('store.json');
+    // Started without flags, the process that serves (the same pid: replaced, not a child) has the
+    // bot's node flags and malloc settings.
+    const argv = readFileSync(`/proc/${bot.child.pid}/cmdline`, 'utf8').split('\0');
+    for (const flag of BOT_NODE_FLAGS) expect(argv).toContain(flag);
+    const environ = readFileSync(`/proc/${bot.child.pid}/environ`, 'utf8').split('\0');
+    for (const [name, value] of Object.entries(BOT_MALLOC_ENV)) expect(environ).toContain(`${name}=${value}`);
     const health = await fetch(`http://127.0.0.1:${bot.port}/healthz`);
     // The built CLI receives Slack in its own thread, as production does.
     expect(await health.json()).toMatchObject({ ok: true, receiver: 'thread' });
