@@ -95,6 +95,10 @@ const runsOf = (url: string, slot: string) =>
     [`digest:queued:C1:${slot}`],
   );
 
+/** Whether the run record of `slot`'s `attempt` is finished (a run's result is written after it returns). */
+const attemptSettled = (url: string, slot: string, attempt: number) => async () =>
+  (await runsOf(url, slot)).some((r) => r.attempt === attempt && r.status !== 'running');
+
 describe('the scheduler on the job queue (pg-boss)', () => {
   it('runs each slot once however many replicas plan it', async () => {
     const url = await freshDatabase('pivotbot_queue_once');
@@ -138,18 +142,8 @@ describe('the scheduler on the job queue (pg-boss)', () => {
       'the retry ran on b',
     );
     // b's attempt is recorded after its run returns: wait for the record, not only the call.
-    let runs: Awaited<ReturnType<typeof runsOf>> = [];
-    await eventually(
-      () => {
-        void runsOf(url, failed as string).then((rows) => {
-          runs = rows;
-        });
-        return runs.some((r) => r.attempt === 2 && r.status !== 'running');
-      },
-      30_000,
-      'the retry recorded',
-    );
-    expect(runs).toEqual([
+    await eventually(attemptSettled(url, failed as string, 2), 30_000, 'the retry recorded');
+    expect(await runsOf(url, failed as string)).toEqual([
       { attempt: 1, status: 'failed' },
       { attempt: 2, status: 'succeeded' },
     ]);
@@ -203,6 +197,8 @@ describe('the scheduler on the job queue (pg-boss)', () => {
       15_000,
       'b ran the stuck slot as attempt 2',
     );
+    // Recorded after b's run returns (seen still running beside two busy loops): wait for the record.
+    await eventually(attemptSettled(url, stuck as string, 2), 30_000, 'attempt 2 recorded');
     expect(await runsOf(url, stuck as string)).toEqual([
       { attempt: 1, status: 'failed' },
       { attempt: 2, status: 'succeeded' },
