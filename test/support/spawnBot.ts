@@ -50,24 +50,48 @@ export function spawnBot(options: {
 /** A bot started with (or without) extra environment, as `runUntilFailpoint` starts it. */
 export type StartBot = (env?: Record<string, string>) => SpawnedBot;
 
+/** How a run with a failpoint ended: at the point, or not (with its exit and last log lines). */
+export type FailpointRun = { hit: true } | { hit: false; why: string };
+
 /**
  * Runs a bot with `PIVOTBOT_FAILPOINT=<point>:exit`, which makes it exit (code 137) at that point of
- * its work (see `src/core/failpoint.ts`), and waits for it to exit. Resolves to whether it stopped
- * there; a bot that has not reached the point within `boundMs` (generous: a busy machine is slow,
- * not wrong) is SIGKILLed and counts as not.
+ * its work (see `src/core/failpoint.ts`), and waits for it to exit. A bot that has not reached the
+ * point within `boundMs` (generous: a busy machine is slow, not wrong) is SIGKILLed; a run that
+ * missed the point says how it ended, with the last lines it logged.
  */
-export async function runUntilFailpoint(start: StartBot, point: string, boundMs = 60_000): Promise<boolean> {
+export async function runToFailpoint(start: StartBot, point: string, boundMs = 60_000): Promise<FailpointRun> {
+  const startedAt = Date.now();
   const bot = start({ PIVOTBOT_FAILPOINT: `${point}:exit` });
-  bot.child.stdout?.resume();
-  const code = new Promise<number | null>((resolve) => bot.child.once('exit', (exitCode) => resolve(exitCode)));
-  const timer = setTimeout(() => bot.child.kill('SIGKILL'), boundMs);
+  const tail: string[] = [];
+  const keep = (stream: string) => (chunk: Buffer) => {
+    for (const line of String(chunk).split('\n')) if (line.trim()) tail.push(`${stream}: ${line.slice(0, 300)}`);
+    tail.splice(0, Math.max(0, tail.length - 25));
+  };
+  bot.child.stdout?.on('data', keep('out'));
+  bot.child.stderr?.on('data', keep('err'));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    bot.child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    bot.child.kill('SIGKILL');
+  }, boundMs);
   try {
-    return (await code) === 137;
+    const { code, signal } = await ended;
+    if (code === 137) return { hit: true };
+    const how = timedOut ? `not reached within ${boundMs} ms` : `exited with ${code ?? signal}`;
+    return { hit: false, why: `${point}: ${how} after ${Date.now() - startedAt} ms; last lines:\n${tail.join('\n')}` };
   } finally {
     clearTimeout(timer);
     bot.child.kill('SIGKILL');
     await bot.exited;
   }
+}
+
+/** `runToFailpoint`, resolving to whether the bot stopped at the point. */
+export async function runUntilFailpoint(start: StartBot, point: string, boundMs = 60_000): Promise<boolean> {
+  return (await runToFailpoint(start, point, boundMs)).hit;
 }
 
 /** Runs a bot and SIGKILLs it at a random moment in its first two seconds. */

@@ -14,7 +14,7 @@ import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js
 import { eventually } from '../../support/eventually.js';
 import { secondsReport, writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
-import { runAndKillAtRandom, runUntilFailpoint, type StartBot, spawnBot } from '../../support/spawnBot.js';
+import { runAndKillAtRandom, runToFailpoint, type StartBot, spawnBot } from '../../support/spawnBot.js';
 
 const CHANNEL = 'C0GENERAL1';
 const KILLS = 50;
@@ -63,11 +63,19 @@ describe('scheduled digests across SIGKILLs', () => {
       'digest-posted': 0,
       random: 0,
     };
+    const misses: string[] = [];
     for (let i = 0; i < KILLS; i++) {
       const point = POINTS[i % POINTS.length] as Point;
-      if (point === 'random') await runAndKillAtRandom(start);
-      else if (await runUntilFailpoint(start, point)) hits[point]++;
+      if (point === 'random') {
+        await runAndKillAtRandom(start);
+        continue;
+      }
+      const run = await runToFailpoint(start, point);
+      if (run.hit) hits[point]++;
+      else misses.push(`run ${i}: ${run.why}`);
     }
+    // A run that missed its point says how it ended and what it logged last.
+    expect(misses).toEqual([]);
     // Every named point was reached and crashed at, every time it was asked for.
     for (const point of POINTS.filter((p) => p !== 'random'))
       expect(hits[point]).toBe(Math.ceil((KILLS - POINTS.indexOf(point)) / POINTS.length));
