@@ -11,7 +11,10 @@ export function secondsReport(options: {
   channels: string[];
   everySeconds: number;
   catchUp?: string;
-  /** Draw a chart (default true); without one, no chart process starts. */
+  /**
+   * Give the report a chart of its own (default true). Without one the digest still has the default
+   * chart (a bar of the first headline metric by the first dimension), so a chart process starts.
+   */
   chart?: boolean;
   /** `async` runs each digest as a Reporting Service job (default `sync`). */
   mode?: 'sync' | 'async';

@@ -34,7 +34,7 @@ describe('scheduled digests across SIGKILLs', () => {
     sandbox = await startSandbox({ port: 0, scale: 'small' });
     dir = await mkdtemp(join(tmpdir(), 'pivotbot-crash-'));
     reports = await writeReports(dir, {
-      // No chart: a restarted bot would start a chart process first, and the test is about claims.
+      // No chart of its own; the digest has the default chart, so each start forks a chart process too.
       'every-two': secondsReport({ title: 'Every two seconds', channels: [CHANNEL], everySeconds: 2, chart: false }),
     });
   });
