@@ -43,7 +43,9 @@ export interface RunningProcess {
  * bot runs as it was started). The bot's flags come before the ones it was given, so a flag given
  * on the command line wins; malloc settings already in the environment are kept.
  *
- * @example const relaunch = botRelaunch({ ...process, canExecve: 'execve' in process });
+ * @example const relaunch = botRelaunch({ argv: process.argv, execArgv: process.execArgv,
+ *          execPath: process.execPath, env: process.env, platform: process.platform,
+ *          canExecve: typeof process.execve === 'function' });
  */
 export function botRelaunch(running: RunningProcess): { args: string[]; env: NodeJS.ProcessEnv } | undefined {
   if (running.argv[2] !== 'start' || !running.canExecve || running.platform === 'win32') return undefined;
