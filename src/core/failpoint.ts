@@ -4,26 +4,31 @@
  * against the bot's log lines.
  */
 
-/** The exit code of a failpoint's exit: 128 + 9, what a shell reports for a SIGKILLed process. */
-const FAILPOINT_EXIT_CODE = 137;
-
 /**
  * Crash points for tests: PIVOTBOT_FAILPOINT="<name>:exit" (comma-separated list) makes the process
- * exit(137) immediately when `failpoint(name)` is reached. No-op when unset.
+ * kill itself with SIGKILL the moment `failpoint(name)` is reached. No-op when unset.
+ *
+ * A SIGKILL, not `process.exit`: a crash runs no exit handlers and no teardown, and node's own
+ * teardown can deadlock (nodejs/node#54918: the main thread joins V8's compiler threads while one
+ * of them waits for a garbage collection on the main thread). The crash test saw two bots of 37
+ * hang in `process.exit` at this very point; a killed process cannot.
  *
  * The variable is read at each call, so a test can set it for one child process and not another.
  * `exit` is the only action; an entry with another action, or none, does nothing.
  *
  * @example failpoint('alert-parent-posted'); // PIVOTBOT_FAILPOINT=alert-parent-posted:exit ends the process here
  */
-export function failpoint(name: string): void {
+export function failpoint(
+  name: string,
+  kill: (pid: number, signal: 'SIGKILL') => unknown = (pid, signal) => process.kill(pid, signal),
+): void {
   const spec = process.env.PIVOTBOT_FAILPOINT;
   if (!spec) return;
   for (const entry of spec.split(',')) {
     const at = entry.lastIndexOf(':');
     if (at < 0) continue;
     if (entry.slice(0, at).trim() === name && entry.slice(at + 1).trim() === 'exit') {
-      process.exit(FAILPOINT_EXIT_CODE);
+      kill(process.pid, 'SIGKILL');
     }
   }
 }

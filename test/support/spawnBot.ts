@@ -54,8 +54,8 @@ export type StartBot = (env?: Record<string, string>) => SpawnedBot;
 export type FailpointRun = { hit: true } | { hit: false; why: string };
 
 /**
- * Runs a bot with `PIVOTBOT_FAILPOINT=<point>:exit`, which makes it exit (code 137) at that point of
- * its work (see `src/core/failpoint.ts`), and waits for it to exit. A bot that has not reached the
+ * Runs a bot with `PIVOTBOT_FAILPOINT=<point>:exit`, which makes it SIGKILL itself at that point of
+ * its work (see `src/core/failpoint.ts`), and waits for it to end. A bot that has not reached the
  * point within `boundMs` (generous: a busy machine is slow, not wrong) is SIGKILLed; a run that
  * missed the point says how it ended, with the last lines it logged.
  */
@@ -79,7 +79,7 @@ export async function runToFailpoint(start: StartBot, point: string, boundMs = 6
   }, boundMs);
   try {
     const { code, signal } = await ended;
-    if (code === 137) return { hit: true };
+    if (signal === 'SIGKILL' && !timedOut) return { hit: true };
     const how = timedOut ? `not reached within ${boundMs} ms` : `exited with ${code ?? signal}`;
     return { hit: false, why: `${point}: ${how} after ${Date.now() - startedAt} ms; last lines:\n${tail.join('\n')}` };
   } finally {
@@ -104,20 +104,4 @@ export async function runAndKillAtRandom(start: StartBot): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * Runs a bot started with `PIVOTBOT_FAILPOINT` until it exits (the failpoint ends it with code 137),
- * SIGKILLing it if it has not within `deadlineMs`. Resolves to its exit code (null when killed).
- */
-export async function runUntilExit(start: () => SpawnedBot, deadlineMs: number): Promise<number | null> {
-  const bot = start();
-  bot.child.stdout?.resume();
-  const timer = setTimeout(() => bot.child.kill('SIGKILL'), deadlineMs);
-  try {
-    await bot.exited;
-  } finally {
-    clearTimeout(timer);
-  }
-  return bot.child.exitCode;
 }

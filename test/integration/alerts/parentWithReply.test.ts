@@ -15,7 +15,7 @@ import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js
 import { slackGatewayFor } from '../../../src/slack/api/index.js';
 import { spendWatchReport, writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
-import { runUntilExit, type SpawnedBot, spawnBot } from '../../support/spawnBot.js';
+import { runToFailpoint, type SpawnedBot, spawnBot } from '../../support/spawnBot.js';
 
 const CHANNEL = 'C0GENERAL1';
 
@@ -61,8 +61,7 @@ describe('an alert parent with a reply, across a crash before it is recorded', (
   };
 
   it('records the parent it finds instead of posting a second one', async () => {
-    const code = await runUntilExit(() => start({ PIVOTBOT_FAILPOINT: 'alert-parent-posted:exit' }), 60_000);
-    expect(code).toBe(137);
+    expect(await runToFailpoint(start, 'alert-parent-posted')).toEqual({ hit: true });
     expect(parents()).toHaveLength(1);
     const [first] = parents() as [StoredMessage];
     const entity = String(first.metadata?.event_payload.entity);

@@ -14,7 +14,7 @@ import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js
 import { slackGatewayFor } from '../../../src/slack/api/index.js';
 import { secondsReport, writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
-import { runUntilExit, type SpawnedBot, spawnBot } from '../../support/spawnBot.js';
+import { runToFailpoint, type SpawnedBot, spawnBot } from '../../support/spawnBot.js';
 
 const CHANNEL = 'C0GENERAL1';
 
@@ -67,8 +67,7 @@ describe('a digest with its CSV in the thread, across a crash before the run is 
   };
 
   it('records the digest it finds instead of posting the slot again', async () => {
-    const code = await runUntilExit(() => start({ PIVOTBOT_FAILPOINT: 'digest-posted:exit' }), 60_000);
-    expect(code).toBe(137);
+    expect(await runToFailpoint(start, 'digest-posted')).toEqual({ hit: true });
     const posted = slack.messages.filter((m) => m.metadata?.event_type === 'pivotbot_digest' && !m.threadTs);
     expect(posted).toHaveLength(1);
     const [digest] = posted as [StoredMessage];
