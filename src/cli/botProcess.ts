@@ -26,6 +26,18 @@ export const BOT_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_MMAP_THRESHOLD_: '131072',
 };
 
+/**
+ * Why this node cannot run pivotbot (older than 22.12, the oldest release of package.json's
+ * engines), or undefined when it can.
+ *
+ * @example unsupportedNode('20.20.2'); // 'pivotbot needs Node.js 22.12 or later (22, 24 or 26); this is v20.20.2.'
+ */
+export function unsupportedNode(version: string): string | undefined {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  if (major > 22 || (major === 22 && minor >= 12)) return undefined;
+  return `pivotbot needs Node.js 22.12 or later (22, 24 or 26); this is v${version}.`;
+}
+
 /** What `botRelaunch` needs to know of the running process. */
 export interface RunningProcess {
   argv: readonly string[];

@@ -1,6 +1,12 @@
 /** How `pivotbot start` makes sure it runs with the bot's node flags and malloc settings. */
 import { readFileSync } from 'node:fs';
-import { BOT_MALLOC_ENV, BOT_NODE_FLAGS, botRelaunch, type RunningProcess } from '../../../src/cli/botProcess.js';
+import {
+  BOT_MALLOC_ENV,
+  BOT_NODE_FLAGS,
+  botRelaunch,
+  type RunningProcess,
+  unsupportedNode,
+} from '../../../src/cli/botProcess.js';
 
 const started = (over: Partial<RunningProcess> = {}): RunningProcess => ({
   argv: ['/usr/bin/node', '/app/bin/pivotbot.js', 'start'],
@@ -57,5 +63,19 @@ describe('botRelaunch', () => {
       }
     ).scripts;
     expect(scripts.start).toContain('node bin/pivotbot.js start');
+  });
+});
+
+describe('unsupportedNode', () => {
+  it.each(['22.12.0', '22.21.1', '24.0.0', '24.21.0', '26.1.0', '27.0.0'])('runs on %s', (version) => {
+    expect(unsupportedNode(version)).toBeUndefined();
+  });
+
+  it.each(['20.20.2', '22.11.0', '21.7.3', '18.20.8'])('names the versions it needs on %s', (version) => {
+    expect(unsupportedNode(version)).toBe(`pivotbot needs Node.js 22.12 or later (22, 24 or 26); this is v${version}.`);
+  });
+
+  it('is what this test runs on', () => {
+    expect(unsupportedNode(process.versions.node)).toBeUndefined();
   });
 });
