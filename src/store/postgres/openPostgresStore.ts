@@ -26,6 +26,8 @@ export interface PostgresStoreOptions {
     max?: number;
     /** How long a query waits for a free connection or a new one (default 5 s). */
     connectionTimeoutMillis?: number;
+    /** How long a session may sit inside a transaction waiting for its next statement (default `IDLE_IN_TRANSACTION_MS`). */
+    idleInTransactionMs?: number;
   };
   /**
    * Hold the database-level lock that keeps any other exclusive store off this database (for a
@@ -64,6 +66,28 @@ export interface PostgresStore extends Store {
 export const DEFAULT_LEASE_MS = 30_000;
 
 /**
+ * How long PostgreSQL lets one of the store's sessions sit inside a transaction between two
+ * statements before it ends the session (`idle_in_transaction_session_timeout`), which releases
+ * the session's row locks. Our transactions send their statements one right after another, so a
+ * session idle that long belongs to a process that stopped mid-transaction (frozen, SIGSTOPped,
+ * a long pause): without the limit its locks would block every other replica's write to those rows
+ * for as long as it stays stopped, the slot it held included, after the queue handed that over.
+ * The least job heartbeat, so the locks go before a stopped replica's slot is handed over.
+ */
+export const IDLE_IN_TRANSACTION_MS = 10_000;
+
+/** The store's connection pool settings (also what `test/integration/store` checks PostgreSQL enforces). */
+export function storePoolConfig(url: string, pool: PostgresStoreOptions['pool'] = {}): pg.PoolConfig {
+  return {
+    connectionString: url,
+    max: pool.max ?? 10,
+    connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 5000,
+    idleTimeoutMillis: 30_000,
+    idle_in_transaction_session_timeout: pool.idleInTransactionMs ?? IDLE_IN_TRANSACTION_MS,
+  };
+}
+
+/**
  * Opens the PostgreSQL store: migrates the database under an advisory lock, loads every table
  * into an in-memory mirror that serves the synchronous reads, and listens for other processes'
  * changes. Each write goes to the database first (one transaction) and then to the mirror.
@@ -76,12 +100,7 @@ export const DEFAULT_LEASE_MS = 30_000;
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const { logger } = options;
   const location = redactUrl(options.url);
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.pool?.max ?? 10,
-    connectionTimeoutMillis: options.pool?.connectionTimeoutMillis ?? 5000,
-    idleTimeoutMillis: 30_000,
-  });
+  const pool = new pg.Pool(storePoolConfig(options.url, options.pool));
   // An idle connection that breaks must not crash the process; the next query reconnects.
   pool.on('error', (error) => logger.warn({ err: error, store: location }, 'store database connection lost'));
   const origin = `pivotbot-${process.pid}-${randomBytes(6).toString('hex')}`;

@@ -120,17 +120,23 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
     await eventually(saw(stalled, `"msg":"${env.kind} slot claimed"`), 10_000, 'the stalled replica’s claim');
     const other = start(env.reports, env.store);
     expect(await other.port).toBeGreaterThan(0);
-    let done = false;
+    let runs = new Map<string, Array<{ attempt: number; status: string }>>();
     await eventually(
-      () => {
-        void runsOfClaims(stalled, env.kind, env.store, env.key).then((runs) => {
-          done = [...runs.values()].every((rows) => rows.some((r) => r.attempt === 2 && r.status === 'succeeded'));
-        });
-        return done;
+      async () => {
+        runs = await runsOfClaims(stalled, env.kind, env.store, env.key);
+        return [...runs.values()].every((rows) => rows.some((r) => r.attempt === 2 && r.status === 'succeeded'));
       },
       HANDOVER_MS,
       'the other replica finished the stalled slots as attempt 2',
-    );
+    ).catch((error: unknown) => {
+      // What the store holds of the stalled slots, and what the other replica did of them.
+      const steps = other.lines.filter(
+        (l) => /slot|lock|heartbeat|alert|digest/.test(l) && !l.includes('"component":"bolt"'),
+      );
+      throw new Error(
+        `${(error as Error).message}\nruns: ${JSON.stringify([...runs])}\n${other.name}:\n${steps.slice(-30).join('\n')}`,
+      );
+    });
     const before = stalled.lines.length;
     stalled.child.kill('SIGCONT');
     // Its own clock tells it at once that its hold on the step lapsed while it was frozen.
@@ -202,12 +208,9 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
     const { other, resumedAt } = await stallThroughHandover(stalled, held, { reports, store, kind: 'alert', key });
     const incidents = async () =>
       (await sql<{ n: number }>(store, 'SELECT count(*)::int AS n FROM pivotbot_incidents'))[0]?.n ?? 0;
-    let count = 0;
     await eventually(
-      () => {
-        void incidents().then((n) => {
-          count = n;
-        });
+      async () => {
+        const count = await incidents();
         return count >= 2 && parents().length - before >= count;
       },
       30_000,

@@ -7,6 +7,7 @@
  */
 import pg from 'pg';
 import { checkout } from '../../../src/store/postgres/checkout.js';
+import { IDLE_IN_TRANSACTION_MS, storePoolConfig } from '../../../src/store/postgres/openPostgresStore.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
 
 afterAll(async () => {
@@ -48,5 +49,42 @@ it.each([
     process.off('uncaughtException', onUncaught);
     await admin.end();
     await pool.end();
+  }
+});
+
+/**
+ * A replica stopped (SIGSTOP, a frozen container) between two statements of a store transaction
+ * keeps that transaction's row locks for as long as it stays stopped; another replica's write to
+ * those rows would wait as long. The store's sessions carry `idle_in_transaction_session_timeout`,
+ * so PostgreSQL ends such a session and its locks go with it.
+ */
+it('lets another writer through once a session stopped inside a transaction is ended by the server', async () => {
+  expect(storePoolConfig('postgres://x').idle_in_transaction_session_timeout).toBe(IDLE_IN_TRANSACTION_MS);
+  const url = await freshDatabase('pivotbot_idle_tx');
+  // The store's settings, with a short limit so the test does not wait the default's 10 s.
+  const stopped = new pg.Pool(storePoolConfig(url, { idleInTransactionMs: 300 }));
+  stopped.on('error', () => undefined);
+  const other = new pg.Pool(storePoolConfig(url));
+  const uncaught: unknown[] = [];
+  const onUncaught = (error: unknown) => uncaught.push(error);
+  process.on('uncaughtException', onUncaught);
+  try {
+    await other.query('CREATE TABLE held (k int PRIMARY KEY, v int); INSERT INTO held VALUES (1, 0)');
+    const client = await checkout(stopped);
+    await client.query('BEGIN');
+    await client.query('UPDATE held SET v = 1 WHERE k = 1');
+    // The "stopped" session sends nothing more; the other writer waits on its row lock until the
+    // server ends that session, then goes through.
+    const written = await other.query('UPDATE held SET v = 2 WHERE k = 1 RETURNING v');
+    expect(written.rows).toEqual([{ v: 2 }]);
+    // The stopped one, resumed, finds its transaction gone, and the process goes on.
+    await expect(client.query('COMMIT')).rejects.toThrow();
+    client.release(true);
+    expect((await other.query('SELECT v FROM held')).rows).toEqual([{ v: 2 }]);
+    expect(uncaught).toEqual([]);
+  } finally {
+    process.off('uncaughtException', onUncaught);
+    await stopped.end();
+    await other.end();
   }
 });
