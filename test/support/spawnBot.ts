@@ -47,7 +47,7 @@ export function spawnBot(options: {
   return { child, lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }), exited };
 }
 
-/** A bot started with (or without) extra environment, as `runUntilFailpoint` starts it. */
+/** A bot started with (or without) extra environment, as `runToFailpoint` starts it. */
 export type StartBot = (env?: Record<string, string>) => SpawnedBot;
 
 /** How a run with a failpoint ended: at the point, or not (with its exit and last log lines). */
@@ -87,11 +87,6 @@ export async function runToFailpoint(start: StartBot, point: string, boundMs = 6
     bot.child.kill('SIGKILL');
     await bot.exited;
   }
-}
-
-/** `runToFailpoint`, resolving to whether the bot stopped at the point. */
-export async function runUntilFailpoint(start: StartBot, point: string, boundMs = 60_000): Promise<boolean> {
-  return (await runToFailpoint(start, point, boundMs)).hit;
 }
 
 /** Runs a bot and SIGKILLs it at a random moment in its first two seconds. */

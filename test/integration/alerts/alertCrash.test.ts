@@ -15,7 +15,7 @@ import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js
 import { eventually } from '../../support/eventually.js';
 import { spendWatchReport, writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
-import { runUntilFailpoint, type StartBot, spawnBot } from '../../support/spawnBot.js';
+import { runToFailpoint, type StartBot, spawnBot } from '../../support/spawnBot.js';
 
 const CHANNEL = 'C0GENERAL1';
 
@@ -74,10 +74,10 @@ describe('alert parents across SIGKILLs', () => {
     slack.messages.filter((m) => m.metadata?.event_type === 'pivotbot_alert' && m.threadTs === undefined);
 
   it('posts one parent per incident, whichever point of posting the bot dies at', async () => {
-    const hits: boolean[] = [];
-    for (const point of CRASHES) hits.push(await runUntilFailpoint(start, point));
-    // Crashed after storing with nothing posted, then after each of the two parents.
-    expect(hits).toEqual([true, true, true]);
+    const runs = [];
+    for (const point of CRASHES) runs.push(await runToFailpoint(start, point));
+    // Crashed after storing with nothing posted, then after each of the two parents (a miss says how it ended).
+    expect(runs).toEqual([{ hit: true }, { hit: true }, { hit: true }]);
     expect(parents()).toHaveLength(2);
 
     // A last run, let go on: it finds the second parent in the history, records it, posts nothing more.
@@ -99,11 +99,11 @@ describe('alert parents across SIGKILLs', () => {
     expect(parents()).toHaveLength(2);
     // No platform spends a billion: the next evaluation resolves both incidents.
     await writeFile(join(reports, 'spend-watch.yaml'), report(1_000_000_000));
-    const hits: boolean[] = [];
+    const runs = [];
     for (const point of ['alert-after-evaluation-stored', 'alert-after-reply-post']) {
-      hits.push(await runUntilFailpoint(start, point));
+      runs.push(await runToFailpoint(start, point));
     }
-    expect(hits).toEqual([true, true]);
+    expect(runs).toEqual([{ hit: true }, { hit: true }]);
     const repliesOf = (parent: StoredMessage) => slack.messages.filter((m) => m.threadTs === parent.ts);
     // Crashed with one reply out and not recorded; the other thread has none yet.
     expect(
