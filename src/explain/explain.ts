@@ -1,4 +1,4 @@
-import { didYouMean, invariant, suggest, UserInputError } from '../core/index.js';
+import { didYouMean, ErrorCode, invariant, suggest, UserInputError } from '../core/index.js';
 import {
   evenMoveShare,
   type Frame,
@@ -213,17 +213,17 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
 function checkRequest(scale: number, limit: number, minVolume: number): void {
   if (!Number.isInteger(limit) || limit < 1)
     throw new UserInputError(
-      'EXPLAIN_BUDGET_INVALID',
+      ErrorCode.ExplainBudgetInvalid,
       `explain: the query budget must be a whole number of at least 1, not ${limit}.`,
     );
   if (!Number.isFinite(scale) || scale <= 0)
     throw new UserInputError(
-      'EXPLAIN_SCALE_INVALID',
+      ErrorCode.ExplainScaleInvalid,
       `explain: the ratio scale must be a positive number, not ${scale}.`,
     );
   if (!Number.isFinite(minVolume) || minVolume < 0)
     throw new UserInputError(
-      'EXPLAIN_MIN_VOLUME_INVALID',
+      ErrorCode.ExplainMinVolumeInvalid,
       `explain: the minimum volume must be 0 or more, not ${minVolume}.`,
     );
 }
@@ -233,7 +233,7 @@ function candidateDimensions(request: ExplainRequest, source: GroupSource): read
   for (const dimension of wanted) {
     if (!source.dimensions.includes(dimension)) {
       throw new UserInputError(
-        'EXPLAIN_DIMENSION_UNKNOWN',
+        ErrorCode.ExplainDimensionUnknown,
         `explain: unknown dimension "${dimension}".${didYouMean(suggest(dimension, source.dimensions))} Known: ${source.dimensions.join(', ')}.`,
       );
     }

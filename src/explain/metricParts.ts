@@ -1,4 +1,4 @@
-import { didYouMean, suggest, UserInputError } from '../core/index.js';
+import { didYouMean, ErrorCode, suggest, UserInputError } from '../core/index.js';
 import { findMetric, getMetric, type InputValue, METRICS, type MetricSelection } from '../reporting/index.js';
 import type { ExplainRequest } from './types.js';
 
@@ -33,7 +33,7 @@ export class MetricNotExplainableError extends UserInputError {
   readonly reason: NotExplainableReason;
 
   constructor(metric: string, reason: NotExplainableReason, message: string, suggestions: readonly string[] = []) {
-    super('METRIC_NOT_EXPLAINABLE', message, { suggestions, details: { metric, reason } });
+    super(ErrorCode.MetricNotExplainable, message, { suggestions, details: { metric, reason } });
     this.metric = metric;
     this.reason = reason;
   }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
-import { UserInputError } from '../../core/index.js';
+import { ErrorCode, UserInputError } from '../../core/index.js';
 import { explainReport } from '../../delivery/index.js';
 import { explain, explanationJson, formatExplanation, leafCsvSource, parseLeafTable } from '../../explain/index.js';
 import { compileQuery, formatQueryError, loadWorkspaceGlossary, QueryError } from '../../query/index.js';
@@ -42,26 +42,26 @@ export function registerExplain(program: Command, io: CliIo): void {
     .action(async (query: string | undefined, flags: ExplainFlags) => {
       if (query !== undefined && flags.leaves !== undefined)
         throw new UserInputError(
-          'CLI_EXPLAIN_BOTH',
+          ErrorCode.CliExplainBoth,
           'pivotbot explain: give either a query or --leaves FILE.csv, not both.',
         );
       if (flags.leaves === undefined && query !== undefined) return explainQueryCommand(query, flags, io);
       if (flags.leaves === undefined)
         throw new UserInputError(
-          'CLI_EXPLAIN_SOURCE',
+          ErrorCode.CliExplainSource,
           'pivotbot explain: give a query ("installs yesterday vs same day last week") or --leaves FILE.csv.',
         );
       const budget = wholeNumber('--budget', flags.budget);
       const scale = Number(flags.scale);
       if (!Number.isFinite(scale) || scale <= 0)
         throw new UserInputError(
-          'CLI_EXPLAIN_SCALE',
+          ErrorCode.CliExplainScale,
           `pivotbot explain: --scale "${flags.scale}" must be a positive number.`,
         );
       const minVolume = Number(flags.minVolume);
       if (!Number.isFinite(minVolume) || minVolume < 0)
         throw new UserInputError(
-          'CLI_EXPLAIN_MIN_VOLUME',
+          ErrorCode.CliExplainMinVolume,
           `pivotbot explain: --min-volume "${flags.minVolume}" must be 0 or more.`,
         );
       const dimensions = flags.dimensions
@@ -92,7 +92,7 @@ async function readText(path: string): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
-    throw new UserInputError('CLI_EXPLAIN_LEAVES_UNREADABLE', `pivotbot explain: cannot read ${path}: ${why}.`);
+    throw new UserInputError(ErrorCode.CliExplainLeavesUnreadable, `pivotbot explain: cannot read ${path}: ${why}.`);
   }
 }
 
@@ -100,7 +100,7 @@ function wholeNumber(flag: string, text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > 10_000)
     throw new UserInputError(
-      'CLI_EXPLAIN_BUDGET',
+      ErrorCode.CliExplainBudget,
       `pivotbot explain: ${flag} "${text}" must be a whole number 1-10000.`,
     );
   return n;
@@ -134,7 +134,10 @@ async function explainQueryCommand(text: string, flags: ExplainFlags, io: CliIo)
     report = findReport(loaded, compiled.report.value);
     range = compiled.range;
   } else if (compiled.kind === 'postbacks') {
-    throw new UserInputError('CLI_EXPLAIN_POSTBACKS', 'pivotbot explain: postback distributions cannot be explained.');
+    throw new UserInputError(
+      ErrorCode.CliExplainPostbacks,
+      'pivotbot explain: postback distributions cannot be explained.',
+    );
   } else report = { id: 'query', definition: compiled.definition };
   const budget = wholeNumber('--budget', flags.budget);
   const definition: ReportDefinition = {

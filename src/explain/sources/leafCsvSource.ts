@@ -1,4 +1,4 @@
-import { didYouMean, suggest, UserInputError } from '../../core/index.js';
+import { didYouMean, ErrorCode, suggest, UserInputError } from '../../core/index.js';
 import type { GroupQuery, GroupRow, GroupSource, Measure } from '../types.js';
 
 const ADDITIVE = ['current', 'baseline'] as const;
@@ -36,7 +36,7 @@ export interface LeafTableOptions {
  */
 export function parseLeafTable(records: readonly (readonly string[])[], options: LeafTableOptions = {}): LeafTable {
   const name = options.name ?? 'the leaf CSV';
-  const fail = (message: string) => new UserInputError('LEAVES_CSV_INVALID', `${name}: ${message}`);
+  const fail = (message: string) => new UserInputError(ErrorCode.LeavesCsvInvalid, `${name}: ${message}`);
   const header = (records[0] ?? []).map((h) => h.trim());
   if (header.length === 0 || (header.length === 1 && header[0] === '')) throw fail('is empty; expected a header row.');
   const duplicate = header.find((h, i) => header.indexOf(h) !== i);
@@ -115,7 +115,10 @@ export function leafCsvSource(table: LeafTable): GroupSource {
     allows: known,
     async groups(query) {
       if (!known(query))
-        throw new UserInputError('LEAVES_DIMENSION_UNKNOWN', `leaf CSV: no dimension in ${JSON.stringify(query)}.`);
+        throw new UserInputError(
+          ErrorCode.LeavesDimensionUnknown,
+          `leaf CSV: no dimension in ${JSON.stringify(query)}.`,
+        );
       const by = query.dimensions.map((d) => index.get(d) as number);
       const filter = Object.entries(query.filter).map(([d, v]) => [index.get(d) as number, v] as const);
       const groups = new Map<string, { values: string[]; n0: number; n1: number; d0: number; d1: number }>();

@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UserInputError } from '../../core/index.js';
+import { ErrorCode, UserInputError } from '../../core/index.js';
 import {
   type CellValue,
   collectPivotProblems,
@@ -164,7 +164,7 @@ export function createReportingSource(options: ReportingSourceOptions): Reportin
     async groups(query) {
       const planned = plan(query);
       if ('refused' in planned) {
-        throw new UserInputError('EXPLAIN_QUERY_REFUSED', `This group-by cannot be asked: ${planned.refused}.`);
+        throw new UserInputError(ErrorCode.ExplainQueryRefused, `This group-by cannot be asked: ${planned.refused}.`);
       }
       if ('empty' in planned) return [];
       const [current, baseline] = await Promise.all(planned.requests.map(fetchRows));
