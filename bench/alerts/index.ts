@@ -23,7 +23,7 @@ import {
   parseReportText,
   type ReportView,
 } from '../../src/reports/index.js';
-import { paceLowerBoundMs, slackGatewayFor } from '../../src/slack/api/index.js';
+import { paceLowerBoundMs, slackGatewayFor } from '../../src/slackapi/index.js';
 import { type EvaluationWrite, openStore, type Store } from '../../src/store/index.js';
 import { SlackTestServer } from '../../test/support/slackTestServer.js';
 import { fmt, median } from '../support/stats.js';

@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { silentLogger } from '../../src/core/index.js';
-import { paceLowerBoundMs } from '../../src/slack/api/index.js';
+import { paceLowerBoundMs } from '../../src/slackapi/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { freshDatabase, stopTestPostgres } from '../../test/support/postgres.js';
 import { spawnUntil } from '../support/spawnUntil.js';

@@ -19,9 +19,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOT_MALLOC_ENV, BOT_NODE_FLAGS } from '../../src/cli/botProcess.js';
-import { paceLowerBoundMs } from '../../src/slack/api/index.js';
+import { paceLowerBoundMs } from '../../src/slackapi/index.js';
 
-/** Slack's rate-limit window (src/slack/api/rateLimits.ts). */
+/** Slack's rate-limit window (src/slackapi/rateLimits.ts). */
 const SLACK_WINDOW_MS = 60_000;
 
 import { signedHeaders, slashCommandBody } from '../../test/support/slackRequests.js';

@@ -19,8 +19,8 @@ import {
 } from '../render/index.js';
 import { reportCache } from '../reports/index.js';
 import { createScheduler, listAlertSchedules, listSchedules, type Scheduler } from '../scheduler/index.js';
-import type { RateLimitSettings } from '../slack/api/index.js';
 import { PivotCommands, startSlackApp, WorkQueue } from '../slack/app/index.js';
+import type { RateLimitSettings } from '../slackapi/index.js';
 import { isReplicaStore, openStore, type ReplicaLeases, type Store } from '../store/index.js';
 import { openReporting } from './openReporting.js';
 

@@ -5,7 +5,7 @@
 import type { Logger } from '../core/index.js';
 import type { ViewChartRenderer } from '../render/index.js';
 import type { ReportingClient } from '../reporting/index.js';
-import type { SlackGateway } from '../slack/api/index.js';
+import type { SlackGateway } from '../slackapi/index.js';
 import type { Store } from '../store/index.js';
 
 /** Everything a delivery talks to, in one object (the clock and the shutdown signal injected). */

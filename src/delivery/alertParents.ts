@@ -20,7 +20,7 @@ import {
   type Posted,
   SlackDeliveryError,
   type SlackGateway,
-} from '../slack/api/index.js';
+} from '../slackapi/index.js';
 import type { AlertIncident } from '../store/index.js';
 import {
   GONE_LOG,

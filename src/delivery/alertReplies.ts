@@ -6,7 +6,7 @@
 import { alertMessageInput, editDone, owesThreads, replySent } from '../alerts/index.js';
 import { failpoint } from '../core/index.js';
 import { ALERT_EVENT_TYPE, type AlertMessageInput, alertMetadata, alertReplyMessage } from '../render/index.js';
-import type { HistoryMessage } from '../slack/api/index.js';
+import type { HistoryMessage } from '../slackapi/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';
 import { editParents } from './alertParents.js';
 import {

@@ -8,7 +8,7 @@
 import { alertRequests, type MessageContext, ruleMetricKey, type TrendShape } from '../alerts/index.js';
 import type { PacingChartDay } from '../render/index.js';
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
-import { SlackDeliveryError } from '../slack/api/index.js';
+import { SlackDeliveryError } from '../slackapi/index.js';
 import type { AlertIncident } from '../store/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 

@@ -8,8 +8,8 @@ import { dateTimeFormat, describeFailure, failpoint, UserInputError } from '../c
 import { allQuietMessage, digestFailureMessage, lateNote } from '../render/index.js';
 import { findReport, type LoadedReport, type LoadedReports, type ReportView } from '../reports/index.js';
 import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
-import type { HistoryMessage, MessageMetadata } from '../slack/api/index.js';
-import { isTopLevel } from '../slack/api/index.js';
+import type { HistoryMessage, MessageMetadata } from '../slackapi/index.js';
+import { isTopLevel } from '../slackapi/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
 import { type GateAnswer, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';

@@ -10,7 +10,7 @@ import { storedError } from '../core/index.js';
 import { jobProgressMessage, type SlackMessage } from '../render/index.js';
 import type { AsyncPivot } from '../reporting/index.js';
 import { type RangeSpec, type ReportDefinition, type ReportView, runReport } from '../reports/index.js';
-import type { MessageMetadata } from '../slack/api/index.js';
+import type { MessageMetadata } from '../slackapi/index.js';
 import type { DeliveryDeps, RunPlace } from './DeliveryDeps.js';
 import { explainMoved } from './explainReport.js';
 import { becauseLines, postExplanation } from './postExplanation.js';

@@ -12,7 +12,7 @@ import {
   explanationMessage,
   type ViewChartRenderer,
 } from '../render/index.js';
-import type { SlackGateway } from '../slack/api/index.js';
+import type { SlackGateway } from '../slackapi/index.js';
 import type { ExplainedReport } from './explainReport.js';
 import { postWithImage } from './postWithImage.js';
 

@@ -16,7 +16,7 @@ import {
   type ViewChartKind,
 } from '../render/index.js';
 import type { ReportView } from '../reports/index.js';
-import { type MessageMetadata, SlackDeliveryError } from '../slack/api/index.js';
+import { type MessageMetadata, SlackDeliveryError } from '../slackapi/index.js';
 import type { DeliveryDeps, RunPlace } from './DeliveryDeps.js';
 import { IMAGE_ERRORS, postWithImage } from './postWithImage.js';
 

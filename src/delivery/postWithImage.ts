@@ -6,8 +6,8 @@
  * caller says so or puts the chart elsewhere.
  */
 import type { SlackMessage } from '../render/index.js';
-import type { CallOptions, MessageMetadata, Posted, SlackGateway } from '../slack/api/index.js';
-import { SlackDeliveryError } from '../slack/api/index.js';
+import type { CallOptions, MessageMetadata, Posted, SlackGateway } from '../slackapi/index.js';
+import { SlackDeliveryError } from '../slackapi/index.js';
 
 /** Slack's answers to an image block it will not show (yet). */
 export const IMAGE_ERRORS = new Set(['invalid_blocks', 'invalid_blocks_format', 'invalid_arguments', 'file_not_found']);

@@ -7,7 +7,7 @@
  * per-window count in one window, as Slack counts per minute. A 429 empties the bucket until
  * Slack's Retry-After.
  */
-import { ErrorCode, PivotbotError } from '../../core/index.js';
+import { ErrorCode, PivotbotError } from '../core/index.js';
 import { limitFor, type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
 
 export type Lane = 'interactive' | 'scheduled';

@@ -1,5 +1,5 @@
 import webApi from '@slack/web-api';
-import { ErrorCode, PivotbotError } from '../../core/index.js';
+import { ErrorCode, PivotbotError } from '../core/index.js';
 import { PacingError } from './RatePacer.js';
 
 /**

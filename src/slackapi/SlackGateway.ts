@@ -3,7 +3,7 @@
  * shapes it speaks; `WebApiGateway.ts` implements it over @slack/web-api.
  */
 import type { MessageMetadata } from '@slack/types';
-import type { HomeView, ModalView, SlackMessage } from '../../render/index.js';
+import type { HomeView, ModalView, SlackMessage } from '../render/index.js';
 import type { Lane } from './RatePacer.js';
 
 export { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';

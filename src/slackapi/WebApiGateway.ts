@@ -5,8 +5,8 @@
 
 import type { WebClient } from '@slack/web-api';
 import webApi from '@slack/web-api';
-import type { Logger } from '../../core/index.js';
-import type { HomeView, ModalView, SlackMessage } from '../../render/index.js';
+import type { Logger } from '../core/index.js';
+import type { HomeView, ModalView, SlackMessage } from '../render/index.js';
 import { ChannelDirectory, type ChannelPage, unknownChannelError } from './ChannelDirectory.js';
 import { type UploadDeps, uploadFiles, uploadPrivateFile } from './filesUpload.js';
 import { messagesOf, nextCursorOf, pageArgs } from './historyMessages.js';

@@ -1,6 +1,5 @@
 // Slack's Web API: the SlackGateway interface and its WebClient implementation, rate-limit pacing, channel names, history matching, Slack errors.
 
-export { type BoltLogSink, boltLoggerFor, boltLogSink, receiverLogSinks } from './boltLogger.js';
 export { isTopLevel } from './historyMessages.js';
 export { paceLowerBoundMs, type RateLimitSettings } from './rateLimits.js';
 export {
@@ -15,3 +14,4 @@ export { slackApiUrlOption } from './slackApiUrl.js';
 export { type GatewayOptions, SLACK_RETRY, slackGatewayFor } from './slackGatewayFor.js';
 export { verifySlackToken } from './slackIdentity.js';
 export type { WebApiGateway } from './WebApiGateway.js';
+export { type LogSink, pinoLogSink, webClientLogger, webClientLoggerFor } from './webClientLogger.js';

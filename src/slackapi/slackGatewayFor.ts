@@ -1,12 +1,12 @@
 /** The one way to build a `WebApiGateway`: a WebClient with the bot token, and the pacing it needs. */
 import webApi from '@slack/web-api';
-import type { SlackConfig } from '../../config/index.js';
-import type { Logger } from '../../core/index.js';
-import { boltLogger } from './boltLogger.js';
+import type { SlackConfig } from '../config/index.js';
+import type { Logger } from '../core/index.js';
 import { type Lane, type PacerClock, RatePacer } from './RatePacer.js';
 import { type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
 import { slackApiUrlOption } from './slackApiUrl.js';
 import { WebApiGateway } from './WebApiGateway.js';
+import { webClientLogger } from './webClientLogger.js';
 
 /** Web API retries of 5xx and network errors: bounded (4 within a minute), unlike the SDK's 30-minute default. */
 export const SLACK_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000, maxRetryTime: 60_000 };
@@ -33,7 +33,7 @@ export interface GatewayOptions {
  */
 export function slackGatewayFor(slack: SlackConfig, logger: Logger, options: GatewayOptions = {}): WebApiGateway {
   const client = new webApi.WebClient(slack.botToken, {
-    ...(options.secrets ? { logger: boltLogger(logger, options.secrets) } : {}),
+    ...(options.secrets ? { logger: webClientLogger(logger, options.secrets) } : {}),
     ...slackApiUrlOption(slack.apiUrl),
     retryConfig: options.retry ?? SLACK_RETRY,
     rejectRateLimitedCalls: true,

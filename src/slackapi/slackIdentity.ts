@@ -1,6 +1,6 @@
 import webApi from '@slack/web-api';
-import type { SlackConfig } from '../../config/index.js';
-import { ConfigError, type Logger, toError } from '../../core/index.js';
+import type { SlackConfig } from '../config/index.js';
+import { ConfigError, type Logger, toError } from '../core/index.js';
 import { slackApiUrlOption } from './slackApiUrl.js';
 
 /** Who the bot is in the workspace, from `auth.test`. */

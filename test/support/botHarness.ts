@@ -7,7 +7,7 @@ import { type RunningBot, startBot } from '../../src/cli/startBot.js';
 import { type Logger, silentLogger } from '../../src/core/index.js';
 import { ChartProcessRenderer } from '../../src/render/index.js';
 import { type Faults, type PlantInput, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import type { RateLimitSettings } from '../../src/slack/api/index.js';
+import type { RateLimitSettings } from '../../src/slackapi/index.js';
 import type { AsyncJob } from '../../src/store/index.js';
 import {
   blockActionBody,

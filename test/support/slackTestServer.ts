@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { limitFor } from '../../src/slack/api/rateLimits.js';
+import { limitFor } from '../../src/slackapi/rateLimits.js';
 import { WebSocketPeer } from './webSocketPeer.js';
 
 /** One Web API call as the server saw it: the method and its arguments (form or JSON, decoded). */
@@ -65,7 +65,7 @@ export interface StoredMessage {
 
 /**
  * Slack's rate limits, enforced: each method's calls per window (its tier in
- * src/slack/api/rateLimits.ts unless `perMethod` says otherwise) and chat.postMessage's calls per
+ * src/slackapi/rateLimits.ts unless `perMethod` says otherwise) and chat.postMessage's calls per
  * channel per window. A call over a limit is answered 429 with `Retry-After` (whole seconds, at
  * least 1) until the oldest call in the window leaves it, as a sliding window.
  */

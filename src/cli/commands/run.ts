@@ -5,7 +5,7 @@ import { ConfigError } from '../../core/index.js';
 import { postView } from '../../delivery/index.js';
 import { sharedChartRenderer } from '../../render/index.js';
 import { findReport, formatViewTable, loadReports, type RangeSpec, runReport } from '../../reports/index.js';
-import { slackGatewayFor } from '../../slack/api/index.js';
+import { slackGatewayFor } from '../../slackapi/index.js';
 import { cliLogger, openReporting } from '../openReporting.js';
 import { writeDigestFiles } from '../writeDigestFiles.js';
 import { type CliIo, CommandExit } from './io.js';

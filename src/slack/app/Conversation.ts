@@ -8,7 +8,7 @@ import { type Logger, toError } from '../../core/index.js';
 import { DIGEST_EVENT } from '../../delivery/index.js';
 import { applyFollowUp, compileQuery, entityQueryOf, queryTextOf } from '../../query/index.js';
 import { ALERT_EVENT_TYPE } from '../../render/index.js';
-import type { HistoryMessage, MessageMetadata, SlackGateway } from '../api/index.js';
+import type { HistoryMessage, MessageMetadata, SlackGateway } from '../../slackapi/index.js';
 import type { BotIdentity, ConversationMessage } from '../receiver/index.js';
 import type { CommandContext } from './answers.js';
 import type { PivotCommands } from './PivotCommands.js';

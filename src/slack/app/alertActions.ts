@@ -8,8 +8,8 @@ import { type Logger, userMessageOf } from '../../core/index.js';
 import { editParents, ruleRange } from '../../delivery/index.js';
 import { ACTION_IDS, SNOOZE_ACTIONS } from '../../render/index.js';
 import type { LoadedReports } from '../../reports/index.js';
+import type { SlackGateway } from '../../slackapi/index.js';
 import type { Store } from '../../store/index.js';
-import type { SlackGateway } from '../api/index.js';
 import { noticeMessage } from './screens/infoMessages.js';
 
 export interface AlertClick {

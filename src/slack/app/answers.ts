@@ -8,7 +8,7 @@ import type { DeliveryDeps } from '../../delivery/index.js';
 import { formatQueryError, QueryError } from '../../query/index.js';
 import { type Block, errorMessage, type SlackMessage } from '../../render/index.js';
 import type { LoadedReports } from '../../reports/index.js';
-import { SlackDeliveryError } from '../api/index.js';
+import { SlackDeliveryError } from '../../slackapi/index.js';
 import { noticeMessage } from './screens/infoMessages.js';
 import type { WorkQueue } from './WorkQueue.js';
 

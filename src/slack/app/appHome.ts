@@ -1,8 +1,8 @@
 /** App Home: the tab published for one user when they open it, or after they change what it shows. */
 import type { Logger } from '../../core/index.js';
 import type { LoadedReports } from '../../reports/index.js';
+import type { SlackGateway } from '../../slackapi/index.js';
 import type { Store } from '../../store/index.js';
-import type { SlackGateway } from '../api/index.js';
 import type { PivotCommands } from './PivotCommands.js';
 import { homeView, recentRuns } from './screens/homeView.js';
 import { scheduleOverview } from './screens/scheduleMessages.js';

@@ -1,12 +1,13 @@
 import type { SlackConfig } from '../../config/index.js';
 import { ConfigError, type Logger, toError } from '../../core/index.js';
+import type { RateLimitSettings, SlackGateway } from '../../slackapi/index.js';
+import { SLACK_RETRY, slackGatewayFor, verifySlackToken, type WebApiGateway } from '../../slackapi/index.js';
 import { isReplicaStore, storeHealth } from '../../store/index.js';
-import type { RateLimitSettings, SlackGateway } from '../api/index.js';
-import { receiverLogSinks, SLACK_RETRY, slackGatewayFor, verifySlackToken, type WebApiGateway } from '../api/index.js';
 import {
   type BotIdentity,
   defaultReceiverEntry,
   type ReceiverSettings,
+  receiverLogSinks,
   type StartedReceiver,
   startReceiver,
   startThreadedReceiver,

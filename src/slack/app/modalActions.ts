@@ -11,7 +11,7 @@ import {
   savedQueryId,
   workspaceGlossaryOf,
 } from '../../query/index.js';
-import { SlackDeliveryError } from '../api/index.js';
+import { SlackDeliveryError } from '../../slackapi/index.js';
 import type { ActionView, SlackAction, ViewAnswer, ViewSubmission } from '../receiver/index.js';
 import { adminClick } from './adminClick.js';
 import type { PivotCommandsDeps } from './answers.js';

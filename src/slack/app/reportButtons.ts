@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../../core/index.js';
 import { ACTION_IDS, type ReportActionValue } from '../../render/index.js';
-import type { SlackGateway } from '../api/index.js';
+import type { SlackGateway } from '../../slackapi/index.js';
 import type { SlackAction } from '../receiver/index.js';
 import type { PivotCommands } from './PivotCommands.js';
 import { noticeMessage } from './screens/infoMessages.js';

@@ -6,7 +6,7 @@
  */
 import { type Logger, toError } from '../../core/index.js';
 import { ACTION_IDS, ALERT_ACTION_PATTERN, MODAL_ACTION_PATTERN, RANGE_ACTION_PATTERN } from '../../render/index.js';
-import type { SlackGateway } from '../api/index.js';
+import type { SlackGateway } from '../../slackapi/index.js';
 import {
   type ActionView,
   type BotIdentity,

@@ -6,7 +6,7 @@
 import { toError, userMessageOf } from '../../core/index.js';
 import { entityQueryOf, WATCH_PREFIX, watchableQuery, watchId } from '../../query/index.js';
 import type { ReportDefinition } from '../../reports/index.js';
-import { SlackDeliveryError } from '../api/index.js';
+import { SlackDeliveryError } from '../../slackapi/index.js';
 import type { ActionView, SlackAction, ViewAnswer, ViewSubmission } from '../receiver/index.js';
 import { adminClick } from './adminClick.js';
 import type { PivotCommandsDeps } from './answers.js';

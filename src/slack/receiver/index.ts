@@ -1,6 +1,16 @@
-// Slack's inbound transport: Bolt over HTTP or Socket Mode, acks, the receiver thread, de-duplication keys.
+// Slack's inbound transport: Bolt over HTTP or Socket Mode, acks, the receiver thread, de-duplication keys, and the decoder of Slack's wire text.
 
+export { type BoltLogSink, boltLoggerFor, boltLogSink, receiverLogSinks } from './boltLogger.js';
 export type { BotIdentity, ConversationMessage } from './conversationEvents.js';
+export {
+  type DecodedText,
+  type DecodeOptions,
+  decodeEntities,
+  decodeSlackMessage,
+  decodeSlackText,
+  type SlackReference,
+  wireTextOfBlocks,
+} from './decodeSlackText.js';
 export { RecentKeys, type SharedKeys } from './dedupe.js';
 export type {
   ActionView,

@@ -10,9 +10,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bolt, { type CustomRoute } from '@slack/bolt';
-import { type BoltLogSink, boltLoggerFor, slackApiUrlOption } from '../api/index.js';
+import { slackApiUrlOption } from '../../slackapi/index.js';
 import { AckTimes } from './ackTimes.js';
 import { listen } from './boltListeners.js';
+import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
 import type { ConversationMessage } from './conversationEvents.js';
 
 const { App } = bolt;

@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { compiledSibling, fromWireError, type Logger, toError, toWireError, type WireError } from '../../core/index.js';
-import type { BoltLogSink } from '../api/index.js';
+import type { BoltLogSink } from './boltLogger.js';
 import type {
   ReceiverSettings,
   ReceiverSink,

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { slackGatewayFor } from '../../../src/slack/api/index.js';
+import { slackGatewayFor } from '../../../src/slackapi/index.js';
 import { spendWatchReport, writeReports } from '../../support/scheduledReports.js';
 import { SlackTestServer, type StoredMessage } from '../../support/slackTestServer.js';
 import { runToFailpoint, type SpawnedBot, spawnBot } from '../../support/spawnBot.js';

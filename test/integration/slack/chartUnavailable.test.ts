@@ -5,7 +5,7 @@
 import { silentLogger } from '../../../src/core/index.js';
 import { postView } from '../../../src/delivery/index.js';
 import { buildChartConfig, type ViewChartRenderer } from '../../../src/render/index.js';
-import { slackGatewayFor } from '../../../src/slack/api/index.js';
+import { slackGatewayFor } from '../../../src/slackapi/index.js';
 import { timeSeriesView } from '../../support/renderFixtures.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 

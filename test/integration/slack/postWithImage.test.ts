@@ -6,7 +6,7 @@
 import { silentLogger } from '../../../src/core/index.js';
 import { postWithImage } from '../../../src/delivery/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
-import { SlackDeliveryError, slackGatewayFor } from '../../../src/slack/api/index.js';
+import { SlackDeliveryError, slackGatewayFor } from '../../../src/slackapi/index.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 
 const CHANNEL = 'C0GENERAL1';

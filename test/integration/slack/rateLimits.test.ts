@@ -1,6 +1,6 @@
 import { silentLogger } from '../../../src/core/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
-import { type GatewayOptions, SlackDeliveryError, slackGatewayFor } from '../../../src/slack/api/index.js';
+import { type GatewayOptions, SlackDeliveryError, slackGatewayFor } from '../../../src/slackapi/index.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 
 const GENERAL = 'C0GENERAL1';

@@ -7,8 +7,8 @@
  */
 import { silentLogger } from '../../../src/core/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
-import { isTopLevel } from '../../../src/slack/api/historyMessages.js';
-import { slackGatewayFor } from '../../../src/slack/api/index.js';
+import { isTopLevel } from '../../../src/slackapi/historyMessages.js';
+import { slackGatewayFor } from '../../../src/slackapi/index.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 
 const CHANNEL = 'C0GENERAL1';

@@ -16,7 +16,7 @@ import { silentLogger } from '../../../src/core/index.js';
 import { deliverOwedAlerts, deliverTransitions, type RuleThreads } from '../../../src/delivery/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
 import { type LoadedReport, parseReportText } from '../../../src/reports/index.js';
-import { SlackDeliveryError, type SlackGateway } from '../../../src/slack/api/index.js';
+import { SlackDeliveryError, type SlackGateway } from '../../../src/slackapi/index.js';
 import { type AlertIncident, createMemoryStore, type OwedReply } from '../../../src/store/index.js';
 import { cpi, T0, view } from './alertFixtures.js';
 

@@ -9,7 +9,7 @@ import { deliverTransitions, type RuleThreads } from '../../../src/delivery/inde
 import type { SlackMessage } from '../../../src/render/index.js';
 import type { PivotRequest, PivotResponse } from '../../../src/reporting/index.js';
 import { type LoadedReport, parseReportText, reportSchema } from '../../../src/reports/index.js';
-import { SlackDeliveryError, type SlackGateway } from '../../../src/slack/api/index.js';
+import { SlackDeliveryError, type SlackGateway } from '../../../src/slackapi/index.js';
 import { type AlertIncident, createMemoryStore } from '../../../src/store/index.js';
 import { cpi, view } from './alertFixtures.js';
 

@@ -9,7 +9,7 @@ import {
   UserInputError,
   type WireError,
 } from '../../../src/core/index.js';
-import { SlackDeliveryError } from '../../../src/slack/api/index.js';
+import { SlackDeliveryError } from '../../../src/slackapi/index.js';
 
 /** Sends `value` through a real MessagePort (the structured clone a worker's postMessage makes). */
 function throughPort<T>(value: T): Promise<T> {

@@ -12,7 +12,7 @@ import type { SlackMessage } from '../../../src/render/index.js';
 import type { PivotRequest, PivotResponse, ReportingClient } from '../../../src/reporting/index.js';
 import { type LoadedReport, parseReportText } from '../../../src/reports/index.js';
 import type { ScheduleSpec } from '../../../src/scheduler/index.js';
-import { SlackDeliveryError, type SlackGateway } from '../../../src/slack/api/index.js';
+import { SlackDeliveryError, type SlackGateway } from '../../../src/slackapi/index.js';
 import { type AlertIncident, createMemoryStore } from '../../../src/store/index.js';
 
 const FIRST_SLOT = new Date('2026-11-23T09:00:00Z');

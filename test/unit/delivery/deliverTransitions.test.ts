@@ -7,7 +7,7 @@ import { silentLogger } from '../../../src/core/index.js';
 import { deliverTransitions, type RuleThreads } from '../../../src/delivery/index.js';
 import type { SlackMessage } from '../../../src/render/index.js';
 import { type LoadedReport, parseReportText } from '../../../src/reports/index.js';
-import type { SlackGateway } from '../../../src/slack/api/index.js';
+import type { SlackGateway } from '../../../src/slackapi/index.js';
 import { type AlertIncident, createMemoryStore } from '../../../src/store/index.js';
 
 const now = new Date('2026-11-23T12:00:00Z');

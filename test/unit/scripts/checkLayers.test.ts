@@ -29,8 +29,8 @@ afterAll(() => {
 /** The index files the fixtures import through. */
 const INDEXES = {
   'core/index.ts': "export const core = 'core';\n",
-  'slack/api/index.ts': "export const api = 'api';\n",
-  'slack/api/WebApiGateway.ts': "export const gateway = 'gateway';\n",
+  'slackapi/index.ts': "export const api = 'api';\n",
+  'slackapi/WebApiGateway.ts': "export const gateway = 'gateway';\n",
 };
 
 /** A function whose declaration spans `lines` lines, first to last. */
@@ -43,10 +43,10 @@ describe('checkLayers', () => {
   it('refuses a wrong-way import with a line naming both folders', () => {
     const root = fixture({
       ...INDEXES,
-      'core/x.ts': "import { api } from '../slack/api/index.js';\nexport const x = api;\n",
+      'core/x.ts': "import { api } from '../slackapi/index.js';\nexport const x = api;\n",
     });
     expect(checkLayers(root)).toEqual([
-      `${join('src', 'core', 'x.ts')}:1: core may not import slack/api (../slack/api/index.js); see the layer table`,
+      `${join('src', 'core', 'x.ts')}:1: core may not import slackapi (../slackapi/index.js); see the layer table`,
     ]);
   });
 
@@ -55,18 +55,18 @@ describe('checkLayers', () => {
       ...INDEXES,
       'delivery/x.ts': [
         "import { core } from '../core/index.js';",
-        "import { gateway } from '../slack/api/WebApiGateway.js';",
-        "export { gateway as g } from '../slack/api/WebApiGateway.js';",
-        "export const later = () => import('../slack/api/WebApiGateway.js');",
+        "import { gateway } from '../slackapi/WebApiGateway.js';",
+        "export { gateway as g } from '../slackapi/WebApiGateway.js';",
+        "export const later = () => import('../slackapi/WebApiGateway.js');",
         'export const x = [core, gateway];',
         '',
       ].join('\n'),
     });
     const where = join('src', 'delivery', 'x.ts');
     expect(checkLayers(root)).toEqual([
-      `${where}:2: import slack/api through its index.ts, not ../slack/api/WebApiGateway.js`,
-      `${where}:3: import slack/api through its index.ts, not ../slack/api/WebApiGateway.js`,
-      `${where}:4: import slack/api through its index.ts, not ../slack/api/WebApiGateway.js`,
+      `${where}:2: import slackapi through its index.ts, not ../slackapi/WebApiGateway.js`,
+      `${where}:3: import slackapi through its index.ts, not ../slackapi/WebApiGateway.js`,
+      `${where}:4: import slackapi through its index.ts, not ../slackapi/WebApiGateway.js`,
     ]);
   });
 
@@ -74,9 +74,9 @@ describe('checkLayers', () => {
     const root = fixture({
       ...INDEXES,
       'delivery/x.ts':
-        "import { api } from '../slack/api/index.js';\nimport { y } from './y.js';\nexport const x = [api, y];\n",
+        "import { api } from '../slackapi/index.js';\nimport { y } from './y.js';\nexport const x = [api, y];\n",
       'delivery/y.ts': "import { core } from '../core/index.js';\nexport const y = core;\n",
-      'slack/api/index.ts': "export { gateway as api } from './WebApiGateway.js';\n",
+      'slackapi/index.ts': "export { gateway as api } from './WebApiGateway.js';\n",
     });
     expect(checkLayers(root)).toEqual([]);
   });
@@ -119,15 +119,15 @@ describe('checkLayers', () => {
   });
 
   it('finds no cycle in the repository’s own table', () => {
-    expect(Object.keys(LAYERS)).toEqual(expect.arrayContaining(['core', 'delivery', 'slack/api', 'slack/app', 'cli']));
+    expect(Object.keys(LAYERS)).toEqual(expect.arrayContaining(['core', 'delivery', 'slackapi', 'slack/app', 'cli']));
     expect(cyclesIn(LAYERS)).toEqual([]);
   });
 
   it('exits 1 with one line per problem on the command line, and 0 on a clean tree', () => {
-    const bad = fixture({ ...INDEXES, 'core/x.ts': "export { api } from '../slack/api/index.js';\n" });
+    const bad = fixture({ ...INDEXES, 'core/x.ts': "export { api } from '../slackapi/index.js';\n" });
     const failed = spawnSync(process.execPath, [SCRIPT, bad], { encoding: 'utf8' });
     expect(failed.status).toBe(1);
-    expect(failed.stderr).toContain(`${join('src', 'core', 'x.ts')}:1: core may not import slack/api`);
+    expect(failed.stderr).toContain(`${join('src', 'core', 'x.ts')}:1: core may not import slackapi`);
     expect(failed.stderr).toContain('checkLayers: 1 problem(s)');
     const clean = spawnSync(process.execPath, [SCRIPT, fixture({ ...INDEXES })], { encoding: 'utf8' });
     expect(clean.stderr).toBe('');

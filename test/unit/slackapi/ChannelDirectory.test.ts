@@ -1,5 +1,5 @@
-import { ChannelDirectory, type ChannelPage, RELIST_AFTER_MS } from '../../../../src/slack/api/ChannelDirectory.js';
-import { SlackDeliveryError } from '../../../../src/slack/api/SlackDeliveryError.js';
+import { ChannelDirectory, type ChannelPage, RELIST_AFTER_MS } from '../../../src/slackapi/ChannelDirectory.js';
+import { SlackDeliveryError } from '../../../src/slackapi/SlackDeliveryError.js';
 
 /** A workspace of `pages` pages of channels, counting the pages asked for. */
 function workspace(pages: Array<Array<{ id: string; name: string }>>) {

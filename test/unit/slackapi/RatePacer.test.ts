@@ -1,5 +1,5 @@
-import { type PacerClock, PacingError, RatePacer } from '../../../../src/slack/api/RatePacer.js';
-import { limitFor, paceLowerBoundMs, SLACK_RATE_SETTINGS } from '../../../../src/slack/api/rateLimits.js';
+import { type PacerClock, PacingError, RatePacer } from '../../../src/slackapi/RatePacer.js';
+import { limitFor, paceLowerBoundMs, SLACK_RATE_SETTINGS } from '../../../src/slackapi/rateLimits.js';
 
 /** A clock that moves only when the test says so. */
 class FakeClock implements PacerClock {

@@ -1,11 +1,7 @@
 import bolt from '@slack/bolt';
-import { isErrorCode } from '../../../../src/core/index.js';
-import { PacingError } from '../../../../src/slack/api/RatePacer.js';
-import {
-  codeForSlackError,
-  SlackDeliveryError,
-  toDeliveryError,
-} from '../../../../src/slack/api/SlackDeliveryError.js';
+import { isErrorCode } from '../../../src/core/index.js';
+import { PacingError } from '../../../src/slackapi/RatePacer.js';
+import { codeForSlackError, SlackDeliveryError, toDeliveryError } from '../../../src/slackapi/SlackDeliveryError.js';
 
 const { webApi } = bolt;
 

@@ -1,9 +1,9 @@
-import { findAlertParent } from '../../../../src/delivery/alertParents.js';
-import { DIGEST_EVENT, findDigestPost } from '../../../../src/delivery/deliverDigest.js';
-import { ALERT_EVENT_TYPE } from '../../../../src/render/index.js';
-import { isTopLevel, messagesOf } from '../../../../src/slack/api/historyMessages.js';
-import type { HistoryMessage } from '../../../../src/slack/api/SlackGateway.js';
-import type { AlertIncident } from '../../../../src/store/index.js';
+import { findAlertParent } from '../../../src/delivery/alertParents.js';
+import { DIGEST_EVENT, findDigestPost } from '../../../src/delivery/deliverDigest.js';
+import { ALERT_EVENT_TYPE } from '../../../src/render/index.js';
+import { isTopLevel, messagesOf } from '../../../src/slackapi/historyMessages.js';
+import type { HistoryMessage } from '../../../src/slackapi/SlackGateway.js';
+import type { AlertIncident } from '../../../src/store/index.js';
 
 describe('isTopLevel', () => {
   it.each([

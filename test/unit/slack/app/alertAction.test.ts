@@ -5,8 +5,8 @@
 import { silentLogger } from '../../../../src/core/index.js';
 import type { SlackMessage } from '../../../../src/render/index.js';
 import { type LoadedReport, parseReportText } from '../../../../src/reports/index.js';
-import { SlackDeliveryError, type SlackGateway } from '../../../../src/slack/api/index.js';
 import { alertAction } from '../../../../src/slack/app/alertActions.js';
+import { SlackDeliveryError, type SlackGateway } from '../../../../src/slackapi/index.js';
 import { createMemoryStore } from '../../../../src/store/index.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { describeFailure, PivotbotError, silentLogger } from '../../../../src/core/index.js';
 import { QueryError } from '../../../../src/query/index.js';
 import { loadReports } from '../../../../src/reports/index.js';
-import { SlackDeliveryError } from '../../../../src/slack/api/index.js';
 import { failureMessage } from '../../../../src/slack/app/answers.js';
 import { listMessage } from '../../../../src/slack/app/screens/index.js';
+import { SlackDeliveryError } from '../../../../src/slackapi/index.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 
