@@ -6,7 +6,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type Logger, silentLogger, suggest, toError } from '../core/index.js';
-import { becauseLines, type ExplainedReport, explainMoved, reportPacing } from '../delivery/index.js';
+import { becauseLines } from '../delivery/index.js';
+import { type ExplainedReport, explainMoved, reportPacing } from '../insights/index.js';
 import {
   type ChartRenderer,
   errorMessage,

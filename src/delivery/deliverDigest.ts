@@ -5,6 +5,7 @@
  * are spent.
  */
 import { dateTimeFormat, describeFailure, failpoint, UserInputError } from '../core/index.js';
+import { quietDecision, quietSettings } from '../insights/index.js';
 import { allQuietMessage, digestFailureMessage, lateNote } from '../render/index.js';
 import { findReport, type LoadedReport, type LoadedReports, type ReportView } from '../reports/index.js';
 import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
@@ -13,7 +14,6 @@ import { isTopLevel } from '../slackapi/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
 import { type GateAnswer, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
-import { quietDecision, quietSettings } from './quietDigest.js';
 
 /** The metadata event type of digest posts. */
 export const DIGEST_EVENT = 'pivotbot_digest';

@@ -7,15 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { storedError } from '../core/index.js';
+import { explainMoved, reportPacing } from '../insights/index.js';
 import { jobProgressMessage, type SlackMessage } from '../render/index.js';
 import type { AsyncPivot } from '../reporting/index.js';
 import { type RangeSpec, type ReportDefinition, type ReportView, runReport } from '../reports/index.js';
 import type { MessageMetadata } from '../slackapi/index.js';
 import type { DeliveryDeps, RunPlace } from './DeliveryDeps.js';
-import { explainMoved } from './explainReport.js';
 import { becauseLines, postExplanation } from './postExplanation.js';
 import { type PostHow, postThreadFiles, postView } from './postView.js';
-import { reportPacing } from './reportPacing.js';
 
 /** What to run: a named report, or a compiled ad-hoc / postbacks query. */
 export interface RunTarget {

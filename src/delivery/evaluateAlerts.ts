@@ -15,6 +15,7 @@ import {
   TREND_DAYS,
 } from '../alerts/index.js';
 import { failpoint, toError, UserInputError } from '../core/index.js';
+import { explainIncident, explainSettings, movedPast } from '../insights/index.js';
 import { compoundOf, findReport, type LoadedReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
 import { type AlertIncident, isReplicaStore, type Store } from '../store/index.js';
@@ -22,8 +23,6 @@ import { ensureParents, mayLackParents } from './alertParents.js';
 import { deliverOwed } from './alertReplies.js';
 import { type RuleThreads, ruleRange, type ThreadDeps } from './alertThreads.js';
 import type { DigestDeps } from './deliverDigest.js';
-import { explainIncident } from './explainIncident.js';
-import { explainSettings, movedPast } from './explainReport.js';
 import { postExplanation } from './postExplanation.js';
 
 /** Fields people set on an incident (buttons) or the poster records: an evaluation never takes them back. */

@@ -4,6 +4,7 @@
  * the Explain button.
  */
 import type { Logger } from '../core/index.js';
+import type { ExplainedReport } from '../insights/index.js';
 import {
   becauseLine,
   type ChartImage,
@@ -13,7 +14,6 @@ import {
   type ViewChartRenderer,
 } from '../render/index.js';
 import type { SlackGateway } from '../slackapi/index.js';
-import type { ExplainedReport } from './explainReport.js';
 import { postWithImage } from './postWithImage.js';
 
 export interface PostExplanationDeps {

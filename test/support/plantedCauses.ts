@@ -9,8 +9,8 @@
  * and a plant is the only cause in the data besides the generator's own noise and trend.
  */
 import { type Logger, silentLogger } from '../../src/core/index.js';
-import { explainReport } from '../../src/delivery/index.js';
 import type { Explanation, Where } from '../../src/explain/index.js';
+import { explainReport } from '../../src/insights/index.js';
 import { type CompiledQuery, compileQuery } from '../../src/query/index.js';
 import { ReportingClient } from '../../src/reporting/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';

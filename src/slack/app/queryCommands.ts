@@ -5,7 +5,8 @@
  * through `delivery/`.
  */
 import { UserInputError } from '../../core/index.js';
-import { deliverRequested, explainReport, postExplanation, type RunTarget } from '../../delivery/index.js';
+import { deliverRequested, postExplanation, type RunTarget } from '../../delivery/index.js';
+import { explainReport } from '../../insights/index.js';
 import { compileQuery, QueryError, type QueryOptions, workspaceGlossaryOf } from '../../query/index.js';
 import { findReport, type RangeSpec, type ReportDefinition } from '../../reports/index.js';
 import { type Answers, type CommandContext, type PivotCommandsDeps, runKeyOf } from './answers.js';

@@ -1,4 +1,4 @@
-import { type QuietFacts, quietDecision, quietSettings } from '../../../src/delivery/index.js';
+import { type QuietFacts, quietDecision, quietSettings } from '../../../src/insights/index.js';
 import type { ReportDefinition, ReportView } from '../../../src/reports/index.js';
 
 const delta = (percent: number | null, absolute: number | null = 1) => ({ previous: 100, absolute, percent });
