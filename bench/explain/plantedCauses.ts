@@ -4,9 +4,14 @@
  * how often the planted segment comes first; unplanted days, and how often they come out diffuse;
  * queries per explanation; latency of a one-day CPI explanation.
  *
+ * Plants come from one or more draws (see `PlantDraw`): today's sampler (`randomPlants`: segments
+ * holding ≥ 3 % of the metric, factor 0–0.6 or 1.6–3) and, when present, a second sampler drawn
+ * uniformly over every candidate dimension. Each draw gets its own table, then a summary puts the
+ * draws side by side.
+ *
  * The explained day is the one before the sandbox's "yesterday" (see test/support/plantedCauses.ts:
  * the demo's fixed anomalies act on "yesterday"), against the same weekday a week earlier.
- * Flags: --plants=N (default 225), --seed=S (default 7), --noise-days=N (default 14),
+ * Flags: --plants=N (default 225 per draw), --seed=S (default 7), --noise-days=N (default 14),
  * --now=<ISO instant> (default 2026-11-25T12:00:00Z: the data is generated relative to it).
  */
 import type { Explanation } from '../../src/explain/index.js';
@@ -15,34 +20,43 @@ import {
   aliasesOf,
   asOfFor,
   changedCampaigns,
+  EXPLAINED_FOR,
   eligibleSegments,
   MIN_PLANTED_MOVE,
   MIN_SEGMENT_SHARE,
   PLANTED_METRICS,
   PlantedExplainer,
-  type PlantScore,
   putPlants,
   randomPlants,
+  type SandboxPlant,
+  type SegmentCatalog,
   scorePlant,
   segmentCatalog,
+  UNPLANTED_METRICS,
   utcDay,
 } from '../../test/support/plantedCauses.js';
 import { fmt, quantile } from '../support/stats.js';
+import { type Run, summaryRows, tableRows } from './plantedTables.js';
 
-interface Run {
-  size: number;
-  planted: string;
-  explained: string;
-  score: PlantScore;
-  queries: number;
-  ms: number;
-  plant: string;
-  got: string;
+/** A way of drawing plants on the explained day's catalog. */
+export interface PlantDraw {
+  readonly name: string;
+  readonly describe: string;
+  plants(
+    catalog: SegmentCatalog,
+    options: { count: number; seed: number; day: readonly [string, string] },
+  ): Promise<readonly SandboxPlant[]>;
 }
+
+/** Today's sampler: randomPlants (test/support/plantedCauses.ts). */
+export const TODAYS_DRAW: PlantDraw = {
+  name: 'today',
+  describe: `segments with ≥ ${MIN_SEGMENT_SHARE * 100} % of the metric whose plant moves the whole ≥ ${MIN_PLANTED_MOVE * 100} %, factor 0–0.6 or 1.6–3`,
+  plants: async (catalog, options) => randomPlants(catalog, options),
+};
 
 const flag = (args: readonly string[], name: string, fallback: number) =>
   Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
-const pct = (n: number, of: number) => (of === 0 ? '—' : `${n} / ${of} (${Math.round((100 * n) / of)} %)`);
 const firstDriver = (e: Explanation) =>
   e.drivers[0] === undefined
     ? '(none)'
@@ -50,7 +64,7 @@ const firstDriver = (e: Explanation) =>
         .map(([k, v]) => `${k}=${v}`)
         .join(' · ')} ${Math.round(100 * e.drivers[0].share)} %`;
 
-export async function runPlantedCauses(args: readonly string[]): Promise<void> {
+export async function runPlantedCauses(args: readonly string[], draws: readonly PlantDraw[]): Promise<void> {
   const count = flag(args, 'plants', 225);
   const seed = flag(args, 'seed', 7);
   const noiseDays = flag(args, 'noise-days', 14);
@@ -73,93 +87,56 @@ export async function runPlantedCauses(args: readonly string[]): Promise<void> {
       ] as const;
     const excluded = await changedCampaigns(explainer.reporting, week(2));
     const catalog = await segmentCatalog(explainer.reporting, day, excluded);
-    console.log(
-      `explained day ${day[0]} vs ${utcDay(now, 9)} (same weekday); plants: ${count}, seed ${seed}, factor 0–0.6 or 1.6–3, segments with ≥ ${MIN_SEGMENT_SHARE * 100} % of the metric whose plant moves the whole ≥ ${MIN_PLANTED_MOVE * 100} %`,
-    );
+    console.log(`explained day ${day[0]} vs ${utcDay(now, 9)} (same weekday); plants: ${count} per draw, seed ${seed}`);
     console.log(`campaigns left out (delivered on one day of the two only): ${excluded.join(', ') || 'none'}`);
     for (const size of [1, 2, 3])
       console.log(
-        `  eligible ${size}-dimension segments: ${PLANTED_METRICS.map((m) => `${m} ${eligibleSegments(catalog, size, m).length}`).join(', ')}`,
+        `  eligible ${size}-dimension segments (today's draw): ${PLANTED_METRICS.map((m) => `${m} ${eligibleSegments(catalog, size, m).length}`).join(', ')}`,
       );
+    const drawn = [];
+    for (const draw of draws) drawn.push({ draw, plants: await draw.plants(catalog, { count, seed, day }) });
 
-    const plants = randomPlants(catalog, { count, seed, day });
     // Unplanted: each day's metrics against the same weekday a week earlier, no plant in force.
     await putPlants(sandbox, []);
     const noise: { metric: string; day: string; explanation: Explanation; ms: number }[] = [];
     for (let daysAgo = 2; daysAgo < 2 + noiseDays; daysAgo++) {
       const changed = await changedCampaigns(explainer.reporting, week(daysAgo));
-      for (const metric of [...PLANTED_METRICS, 'installsCpi']) {
+      for (const metric of UNPLANTED_METRICS) {
         const { explanation, ms } = await explainer.explain(metric, asOfFor(now, daysAgo), changed);
         noise.push({ metric, day: utcDay(now, daysAgo), explanation, ms });
       }
     }
 
-    const runs: Run[] = [];
-    for (const plant of plants) {
-      await putPlants(sandbox, [plant]);
-      const explained =
-        plant.metric === 'installs' || plant.metric === 'spend' ? [plant.metric, 'installsCpi'] : [plant.metric];
-      for (const metric of explained) {
-        const { explanation, ms } = await explainer.explain(metric, asOf, excluded);
-        runs.push({
-          size: Object.keys(plant.where).length,
-          planted: plant.metric,
-          explained: metric,
-          score: scorePlant(explanation, plant.where, aliasesOf(catalog, plant.where)),
-          queries: explanation.queries,
-          ms,
-          plant: `${JSON.stringify(plant.where)} ${plant.metric} ×${plant.factor}`,
-          got: `${explanation.diffuse ? 'diffuse; ' : ''}${firstDriver(explanation)} (change ${fmt((100 * explanation.change) / (explanation.baseline || 1))} %)`,
-        });
-      }
-    }
-    await putPlants(sandbox, []);
-
-    const row = (label: string, rs: readonly Run[]) =>
-      `| ${label} | ${rs.length} | ${pct(rs.filter((r) => r.score.first).length, rs.length)} | ${pct(rs.filter((r) => r.score.topThree).length, rs.length)} | ${pct(rs.filter((r) => r.score.firstRelated).length, rs.length)} | ${pct(rs.filter((r) => r.score.diffuse).length, rs.length)} | ${fmt(rs.reduce((a, r) => a + r.queries, 0) / Math.max(1, rs.length))} / ${Math.max(...rs.map((r) => r.queries))} |`;
-    console.log(
-      '\n| plant (dimensions × explained metric ← planted) | n | planted segment first (not diffuse) | within the top three | first contains it or is contained in it | diffuse | queries mean / max |',
-    );
-    console.log('|---|---|---|---|---|---|---|');
-    for (const size of [1, 2, 3]) {
-      for (const planted of PLANTED_METRICS) {
-        for (const explained of [planted, 'installsCpi']) {
-          const rs = runs.filter((r) => r.size === size && r.planted === planted && r.explained === explained);
-          if (rs.length > 0)
-            console.log(row(`${size} dim · ${explained === planted ? explained : `${explained} ← ${planted}`}`, rs));
+    const runsByDraw = new Map<string, Run[]>();
+    for (const { draw, plants } of drawn) {
+      const runs: Run[] = [];
+      for (const plant of plants) {
+        await putPlants(sandbox, [plant]);
+        for (const metric of EXPLAINED_FOR[plant.metric]) {
+          const { explanation, ms } = await explainer.explain(metric, asOf, excluded);
+          runs.push({
+            size: Object.keys(plant.where).length,
+            planted: plant.metric,
+            explained: metric,
+            score: scorePlant(explanation, plant.where, aliasesOf(catalog, plant.where)),
+            queries: explanation.queries,
+            ms,
+            plant: `${JSON.stringify(plant.where)} ${plant.metric} ×${plant.factor}`,
+            got: `${explanation.diffuse ? 'diffuse; ' : ''}${firstDriver(explanation)} (change ${fmt((100 * explanation.change) / (explanation.baseline || 1))} %)`,
+          });
         }
       }
+      await putPlants(sandbox, []);
+      runsByDraw.set(draw.name, runs);
+      console.log(`\n#### Draw "${draw.name}": ${draw.describe}; ${plants.length} plants, ${runs.length} explanations`);
+      for (const line of tableRows(runs)) console.log(line);
     }
-    for (const size of [1, 2, 3]) {
-      const of = runs.filter((r) => r.size === size);
-      console.log(
-        row(
-          `**${size} dim, additive**`,
-          of.filter((r) => r.explained === r.planted),
-        ),
-      );
-      console.log(
-        row(
-          `**${size} dim, CPI**`,
-          of.filter((r) => r.explained !== r.planted),
-        ),
-      );
-      console.log(row(`**${size} dim, all**`, of));
-    }
-    console.log(row('**all plants**', runs));
 
-    console.log('\n| unplanted (no plant) | n | diffuse | queries mean / max |');
-    console.log('|---|---|---|---|');
-    for (const metric of [...PLANTED_METRICS, 'installsCpi', 'all']) {
-      const ns = noise.filter((n) => metric === 'all' || n.metric === metric);
-      const qs = ns.map((n) => n.explanation.queries);
-      console.log(
-        `| ${metric} | ${ns.length} | ${pct(ns.filter((n) => n.explanation.diffuse).length, ns.length)} | ${fmt(qs.reduce((a, b) => a + b, 0) / ns.length)} / ${Math.max(...qs)} |`,
-      );
-    }
+    console.log('\n#### Summary, the draws side by side');
+    for (const line of summaryRows(runsByDraw, noise)) console.log(line);
 
     const all = [
-      ...runs.map((r) => ({ metric: r.explained, ms: r.ms, queries: r.queries })),
+      ...[...runsByDraw.values()].flat().map((r) => ({ metric: r.explained, ms: r.ms, queries: r.queries })),
       ...noise.map((n) => ({ metric: n.metric, ms: n.ms, queries: n.explanation.queries })),
     ];
     const queries = all.map((a) => a.queries);
@@ -168,15 +145,17 @@ export async function runPlantedCauses(args: readonly string[]): Promise<void> {
     );
     for (const [label, samples] of [
       ['one-day CPI explanation', all.filter((a) => a.metric === 'installsCpi').map((a) => a.ms)],
-      ['one-day additive explanation', all.filter((a) => a.metric !== 'installsCpi').map((a) => a.ms)],
+      ['one-day additive explanation', all.filter((a) => !/Cpi|ctr|Cvr/.test(a.metric)).map((a) => a.ms)],
     ] as const)
       console.log(
         `latency, ${label} (n ${samples.length}): p50 ${fmt(quantile(samples, 0.5))} ms, p95 ${fmt(quantile(samples, 0.95))} ms, max ${fmt(Math.max(...samples))} ms`,
       );
 
-    const misses = runs.filter((r) => !r.score.first && r.size < 3);
-    if (misses.length > 0) console.log('\none- and two-dimension plants not named first:');
-    for (const m of misses) console.log(`  ${m.explained}: planted ${m.plant} → ${m.got}`);
+    for (const [name, runs] of runsByDraw) {
+      const misses = runs.filter((r) => !r.score.first);
+      if (misses.length > 0) console.log(`\nplants not named first (draw "${name}"):`);
+      for (const m of misses) console.log(`  ${m.size} dim ${m.explained}: planted ${m.plant} → ${m.got}`);
+    }
     const named = noise.filter((n) => !n.explanation.diffuse);
     if (named.length > 0) console.log('\nunplanted explanations that named a driver:');
     for (const n of named)

@@ -20,6 +20,22 @@ export const PLANTED_METRICS = ['installs', 'spend', 'clicks', 'impressions', 'e
 export type PlantedMetric = (typeof PLANTED_METRICS)[number];
 
 /**
+ * What a plant of each metric is explained as: the metric itself, and the ratios it is a part of
+ * (CPI for installs and spend; the conversion ratios CTR = clicks/impressions and
+ * CVR = installs/clicks, whose numerator is the scarce count, for clicks, impressions and installs).
+ */
+export const EXPLAINED_FOR: Readonly<Record<PlantedMetric, readonly string[]>> = {
+  installs: ['installs', 'installsCpi', 'installsCvr'],
+  spend: ['spend', 'installsCpi'],
+  clicks: ['clicks', 'ctr'],
+  impressions: ['impressions', 'ctr'],
+  events: ['events'],
+};
+
+/** Metrics explained on unplanted days (which should come out diffuse). */
+export const UNPLANTED_METRICS = [...PLANTED_METRICS, 'installsCpi', 'ctr', 'installsCvr'] as const;
+
+/**
  * Dimensions plants are drawn from: the engine's default candidates (DEFAULT_REPORTING_DIMENSIONS)
  * but siteBundle, none of whose values holds volume enough on `medium` (the largest has 1.5 % of
  * a day's installs).
