@@ -9,6 +9,7 @@ export { formatQueryError } from './formatQueryError.js';
 export { defaultGlossary, GlossaryIndex } from './GlossaryIndex.js';
 export { COMPARE_TERMS, GLOSSARY, type GlossaryMeaning, type GlossaryTerm, RANGE_TERMS } from './glossary.js';
 export { CLAUSE_WORDS, parseQuery } from './parseQuery.js';
+export { whyQueryText } from './politeness.js';
 export { QueryError } from './QueryError.js';
 export { adhocAstOf, entityQueryOf, queryTextOf } from './queryOfDefinition.js';
 export {

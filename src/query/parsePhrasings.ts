@@ -46,6 +46,7 @@ export const LEADING_FILLERS = new Set([
   'want',
   'need',
   'see',
+  'pull',
 ]);
 
 /** Words skipped between clauses: "installs by country, please", "ios only". */

@@ -22,6 +22,7 @@ import {
   rankOrder,
 } from './parsePhrasings.js';
 import { atRange, parseRange } from './parseRange.js';
+import { withoutFillers } from './politeness.js';
 import { QueryError } from './QueryError.js';
 import { type Token, tokenize } from './tokenize.js';
 
@@ -56,7 +57,7 @@ const BUCKET_WORDS = new Set(['daily', 'hourly', 'weekly', 'monthly', 'quarterly
  * @example parseQuery('spend installs by countryCode yesterday')
  */
 export function parseQuery(text: string, glossary: GlossaryIndex = defaultGlossary()): QueryAst {
-  const c = new Cursor(mergePhrases(tokenize(text), glossary));
+  const c = new Cursor(mergePhrases(withoutFillers(tokenize(text)), glossary));
   if (c.atEnd()) throw new QueryError('The query is empty. Try: spend installs by countryCode yesterday', 0, 1);
   const head = c.peekWord();
   const ast = head === 'run' ? parseRun(c) : head === 'postbacks' ? parsePostbacks(c) : parseAdhoc(c, glossary);

@@ -5,6 +5,7 @@
  */
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { mergePhrases } from './mergePhrases.js';
+import { WHY_NOISE, withoutFillers } from './politeness.js';
 import { type Token, tokenize } from './tokenize.js';
 
 export interface FollowUpWords {
@@ -65,6 +66,7 @@ const LEADING: ReadonlyArray<readonly [string, Effect]> = [
   ['hey', 'none'],
   ['show', 'none'],
   ['try', 'none'],
+  ['get', 'none'],
   ['instead', 'none'],
   ['and also', 'add'],
   ['also', 'add'],
@@ -110,12 +112,6 @@ const TRAILING: ReadonlyArray<readonly [string, Effect]> = [
 const LEADING_WORDS = LEADING.map(([p, e]) => [p.split(' '), e] as const);
 const TRAILING_WORDS = TRAILING.map(([p, e]) => [p.split(' '), e] as const);
 
-/** Words around "why" that say nothing about the query: "why did it go up so much?". */
-const WHY_NOISE = new Set(
-  'is did does do was were has have it its this that these those so much go went up down high low higher lower move moved moving change changed changing drop dropped spike spiked jump jumped increase increased decrease decreased fall fell rise rose happen happened there'.split(
-    ' ',
-  ),
-);
 /** "as csv", "in a spreadsheet", "export", "download". */
 const CSV_WORDS = new Set(['csv', 'spreadsheet', 'export', 'download', 'excel']);
 const CHART_WORDS = new Set(['chart', 'graph', 'plot', 'visualize', 'visualise']);
@@ -150,7 +146,7 @@ const FLAG_TAIL = new Set(['file', 'it', 'please', 'pls', 'too', 'also']);
  */
 export function readFollowUp(reply: string, glossary: GlossaryIndex = defaultGlossary()): FollowUpWords {
   const trimmed = reply.replace(/[\s.!…]+$/u, '');
-  const tokens = mergePhrases(tokenize(trimmed), glossary).filter((t) => t.kind !== 'end');
+  const tokens = mergePhrases(withoutFillers(tokenize(trimmed)), glossary).filter((t) => t.kind !== 'end');
   const kept = tokens.map(() => true);
   const lower = tokens.map((t) => (t.kind === 'word' ? t.text.toLowerCase() : t.text));
   const out: Omit<FollowUpWords, 'rest' | 'words'> = {

@@ -1,4 +1,5 @@
 import { didYouMean, suggest, UserInputError } from '../../core/index.js';
+import { whyQueryText } from '../../query/index.js';
 import { findDimension, findMetric } from '../../reporting/index.js';
 import { HELP_TOPICS, type HelpTopic } from './screens/helpTopicMessage.js';
 
@@ -61,9 +62,10 @@ export function parseSlashCommand(raw: string): SlashCommand {
   if (/^help\s/i.test(text)) return parseHelp(text.split(/\s+/).slice(1));
   const [first = '', ...rest] = text.split(/\s+/);
   const verb = first.toLowerCase();
-  // "list campaigns by spend", "status by country": `list` takes nothing and a job id is one word,
-  // so more words make a question for the query language. (`show` asks the reports: see PivotCommands.)
-  if ((verb === 'list' && rest.length > 0) || (verb === 'status' && rest.length > 1)) return { kind: 'query', text };
+  // "list campaigns by spend", "status by country", "show spend by country": `list` takes nothing,
+  // and a job id and a report name are one word, so more words make a question for the query language.
+  if ((verb === 'list' && rest.length > 0) || ((verb === 'status' || verb === 'show') && rest.length > 1))
+    return { kind: 'query', text };
   switch (verb) {
     case 'list':
       return { kind: 'list' };
@@ -72,7 +74,8 @@ export function parseSlashCommand(raw: string): SlashCommand {
     case 'unwatch':
       return { kind: 'unwatch', name: requireWord(rest[0], 'unwatch <name>', 'the watch').replace(/^watch-/, '') };
     case 'why':
-      return { kind: 'why', text: requireWord(rest.join(' ') || undefined, 'why <query>', 'the query to explain') };
+      // "why is cpi up in US yesterday?": the words around the query say nothing about it.
+      return { kind: 'why', text: requireWord(whyQueryText(rest.join(' ')) || undefined, 'why <query>', 'the query to explain') };
     case 'schedule':
     case 'schedules':
       if (rest.length === 0) return { kind: 'schedule' };

@@ -29,7 +29,8 @@ describe('parseSlashCommand', () => {
     ['city', { kind: 'query', text: 'city' }],
     ['list campaigns by spend', { kind: 'query', text: 'list campaigns by spend' }],
     ['status by country', { kind: 'query', text: 'status by country' }],
-    ['show spend by country', { kind: 'show', report: 'spend' }],
+    ['show spend by country', { kind: 'query', text: 'show spend by country' }],
+    ['why is cpi up in US yesterday?', { kind: 'why', text: 'cpi in US yesterday?' }],
   ])('reads %j', (text, expected) => {
     expect(parseSlashCommand(text)).toEqual(expected);
   });
