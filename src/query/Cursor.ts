@@ -26,6 +26,11 @@ export class Cursor {
     return t;
   }
 
+  /** Steps back over the token just taken. */
+  back(): void {
+    if (this.index > 0) this.index--;
+  }
+
   /** End offset of the last token taken. */
   lastEnd(): number {
     return (this.tokens[Math.max(0, this.index - 1)] as Token).end;

@@ -1,6 +1,6 @@
 import type { AdhocAst, FieldAst } from './ast.js';
 import { rangeText } from './describeUnderstood.js';
-import { conditionText, formatQuery, havingText } from './formatQuery.js';
+import { conditionText, formatQuery, havingText, rangeWords } from './formatQuery.js';
 
 /**
  * What a follow-up changed, short, in the catalog's names: "by source (was countryCode)", "added
@@ -54,7 +54,7 @@ function change(label: string, before: string, after: string, none = 'none'): st
 function rangeOf(q: AdhocAst): string {
   const r = q.range?.value;
   if (r === undefined) return '';
-  return typeof r === 'string' && r.startsWith('since:') ? `since ${r.slice(6)}` : rangeText(r);
+  return typeof r === 'string' && /^(since:|days:|~)/.test(r) ? rangeWords(r) : rangeText(r);
 }
 
 function whereOf(q: AdhocAst): string {

@@ -1,6 +1,7 @@
 import { findMetric, getMetric } from '../reporting/index.js';
 import type { AdhocAst, ConditionAst, FieldAst, HavingAst, PostbacksAst, QueryAst, RunAst, Scalar } from './ast.js';
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
+import { dayWords } from './parseDay.js';
 
 /** A word the tokenizer reads back as one word token of the same text (not a number). */
 const PLAIN_WORD = /^[A-Za-z_][A-Za-z0-9_@#/+.-]*$/;
@@ -64,9 +65,14 @@ function fieldText(field: FieldAst): string {
  * A range as the parser reads it back: the report definitions' names (`last_7_days`), dates, and
  * `since <date>`.
  */
-function rangeWords(range: string | { from: string; to: string }): string {
+export function rangeWords(range: string | { from: string; to: string }): string {
   if (typeof range !== 'string') return `${range.from}..${range.to}`;
-  if (range.startsWith('since:')) return `since ${range.slice('since:'.length)}`;
+  if (range.startsWith('since:')) return `since ${dayWords(range.slice('since:'.length))}`;
+  if (range.startsWith('days:')) {
+    const [first = '', last = ''] = range.slice('days:'.length).split('..');
+    return `from ${dayWords(first)} to ${dayWords(last)}`;
+  }
+  if (range.startsWith('~')) return `on ${dayWords(range)}`;
   return range;
 }
 

@@ -1,6 +1,7 @@
 import { RANGE_NAMES } from '../reports/index.js';
 import type { Located } from './ast.js';
 import type { Cursor } from './Cursor.js';
+import { atMonthDay, dayLength, monthOf, readDay, readMonthDays } from './parseDay.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$/;
 const NAMED = /^(today|yesterday|this_week|last_week|month_to_date|last_month|last_\d+_(days?|hours?))$/i;
@@ -75,13 +76,14 @@ export function atRange(c: Cursor): boolean {
   // Most words start no range: a cheap first test keeps the parser fast (it asks at every word).
   const first = w.charCodeAt(0);
   const digit = first >= 48 && first <= 57;
-  if (!digit && !STARTS.has(w) && !w.startsWith('last_') && !(first === 108 && LNDAYS.test(w))) return false;
+  if (!digit && !STARTS.has(w) && !w.startsWith('last_') && !(first === 108 && LNDAYS.test(w)))
+    return monthOf(w) !== undefined && atMonthDay(c);
   const t = c.peek();
   const next = c.peekWord(1);
   if (NAMED.test(w) || SHORT[w] !== undefined || LNDAYS.test(w) || DATE.test(t.text)) return true;
   if (w === 'last' || w === 'this' || w === 'from') return true;
   if (LAST.has(w)) return c.peek(1).kind === 'number' || NUMBER_WORDS[next] !== undefined || PERIODS.has(next);
-  if (w === 'on' || w === 'since') return DATE.test(c.peek(1).text);
+  if (w === 'on' || w === 'since') return dayLength(c, 1) > 0;
   return (w === 'month' || w === 'week' || w === 'quarter' || w === 'year') && next === 'to';
 }
 
@@ -97,9 +99,15 @@ export function parseRange(c: Cursor): Located<string | { from: string; to: stri
   const first = c.next();
   const w = first.text.toLowerCase();
   const located = (value: string | { from: string; to: string }) => ({ value, start: first.start, end: c.lastEnd() });
-  if (NAMED.test(w)) return located(w);
+  if (NAMED.test(w)) {
+    if (w === 'today') soFar(c);
+    return located(w);
+  }
   const short = SHORT[w];
-  if (short) return located(short);
+  if (short) {
+    soFar(c);
+    return located(short);
+  }
   const lnd = LNDAYS.exec(w);
   if (lnd) return located(`last_${Number(lnd[1])}_days`);
   if (LAST.has(w)) return located(parseLast(c));
@@ -111,19 +119,32 @@ export function parseRange(c: Cursor): Located<string | { from: string; to: stri
     ];
     if (t.kind !== 'word' || value === undefined)
       throw c.error(t, 'After "this", write week, month, quarter or year.', ['week', 'month', 'quarter', 'year']);
+    soFar(c);
     return located(value);
   }
   if (w === 'month' || w === 'week' || w === 'quarter' || w === 'year') {
     c.expectWord('to');
     c.expectWord('date');
+    soFar(c);
     return located({ week: 'this_week', month: 'month_to_date', quarter: 'quarter_to_date', year: 'year_to_date' }[w]);
   }
-  if (w === 'on') return located(date(c, c.next()));
-  if (w === 'since') return located(`since:${date(c, c.next())}`);
+  if (w === 'on') return located(readDay(c));
+  if (w === 'since') return located(`since:${readDay(c)}`);
   if (w === 'from') {
-    const from = date(c, c.next());
+    const from = readDay(c);
+    // "from 13/11" with no end runs through today, as "since".
+    const end = c.peekWord();
+    if (end !== 'to' && end !== 'until' && end !== 'through' && end !== 'till') return located(`since:${from}`);
     c.expectWord('to');
-    return located({ from, to: date(c, c.next()) });
+    const to = readDay(c);
+    // Both ISO dates: `to` exclusive, as in report definitions; a day as people write it is included.
+    if (!from.startsWith('~') && !to.startsWith('~')) return located({ from, to });
+    return located(`days:${from}..${to}`);
+  }
+  if (monthOf(w) !== undefined) {
+    c.back();
+    const { from, last } = readMonthDays(c);
+    return located(from === last ? from : `days:${from}..${last}`);
   }
   const from = date(c, first);
   if (c.peek().text === '..') {
@@ -131,6 +152,14 @@ export function parseRange(c: Cursor): Located<string | { from: string; to: stri
     return located({ from, to: date(c, c.next()) });
   }
   return located(from);
+}
+
+/** "this week so far", "MTD so far": the to-date ranges already run through today. */
+function soFar(c: Cursor): void {
+  if (c.peekWord() === 'so' && c.peekWord(1) === 'far') {
+    c.next();
+    c.next();
+  }
 }
 
 /** After `last`/`past`/`previous`: `week`, `month`, `quarter`, or a count and a unit. */

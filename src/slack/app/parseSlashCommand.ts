@@ -75,7 +75,10 @@ export function parseSlashCommand(raw: string): SlashCommand {
       return { kind: 'unwatch', name: requireWord(rest[0], 'unwatch <name>', 'the watch').replace(/^watch-/, '') };
     case 'why':
       // "why is cpi up in US yesterday?": the words around the query say nothing about it.
-      return { kind: 'why', text: requireWord(whyQueryText(rest.join(' ')) || undefined, 'why <query>', 'the query to explain') };
+      return {
+        kind: 'why',
+        text: requireWord(whyQueryText(rest.join(' ')) || undefined, 'why <query>', 'the query to explain'),
+      };
     case 'schedule':
     case 'schedules':
       if (rest.length === 0) return { kind: 'schedule' };
