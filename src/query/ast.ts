@@ -42,6 +42,8 @@ export interface OrderAst {
   desc?: boolean;
   /** "best 5 campaigns by cpi": the direction follows the metric's polarity (low CPI is best). */
   rank?: 'best' | 'worst';
+  /** "cheapest first": the key is the query's cost metric (`costKey`), once its metrics are known. */
+  cost?: boolean;
 }
 
 export interface AdhocAst {

@@ -17,6 +17,7 @@ import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { meaningOf } from './meaningOf.js';
 import { CLAUSE_WORDS, parseQuery } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
+import { costKey } from './sortWords.js';
 
 export interface QueryOptions {
   now: Date;
@@ -167,6 +168,11 @@ function sortOf(
 ): NonNullable<ReportDefinition['present']['sort']> {
   const written = order.key.value;
   let key = outputs.find((k) => k.toLowerCase() === written.toLowerCase());
+  if (!key && written === '' && order.cost)
+    key = costKey(
+      metrics.map((m) => ({ key: m.as ?? m.name, name: m.name })),
+      order.key,
+    );
   if (!key && written === '') key = metrics[0]?.as ?? metrics[0]?.name;
   const term = key ? undefined : glossary.lookup(written)?.means;
   if (!key && term?.kind === 'metric') key = term.as ?? outputs.find((k) => k === term.metric);

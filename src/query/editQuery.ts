@@ -13,6 +13,7 @@ import type { GlossaryIndex } from './GlossaryIndex.js';
 import { QueryError } from './QueryError.js';
 import { conditionsOf, fieldAstOf } from './queryOfDefinition.js';
 import type { Edit } from './readEdit.js';
+import { costKey } from './sortWords.js';
 
 export interface EditMode {
   /** Metrics and dimensions add up. */
@@ -88,7 +89,12 @@ export function rankBy(q: AdhocAst, rank: 'best' | 'worst', top: number, glossar
 function resolveSort(q: AdhocAst, order: OrderAst, glossary: GlossaryIndex): NonNullable<AdhocAst['sort']> {
   const written = order.key.value;
   let key: string | undefined;
-  if (written === '') key = q.sort?.key.value ?? (q.metrics[0] ? keyOf(q.metrics[0]) : undefined);
+  if (written === '' && order.cost)
+    key = costKey(
+      q.metrics.map((m) => ({ key: keyOf(m), name: m.name.value })),
+      order.key,
+    );
+  else if (written === '') key = q.sort?.key.value ?? (q.metrics[0] ? keyOf(q.metrics[0]) : undefined);
   const outputs = [...q.metrics, ...q.dimensions];
   key ??= outputs.map(keyOf).find((k) => k.toLowerCase() === written.toLowerCase());
   if (key === undefined) {

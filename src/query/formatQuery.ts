@@ -2,6 +2,7 @@ import { findMetric, getMetric } from '../reporting/index.js';
 import type { AdhocAst, ConditionAst, FieldAst, HavingAst, PostbacksAst, QueryAst, RunAst, Scalar } from './ast.js';
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { dayWords } from './parseDay.js';
+import { costKey } from './sortWords.js';
 
 /** A word the tokenizer reads back as one word token of the same text (not a number). */
 const PLAIN_WORD = /^[A-Za-z_][A-Za-z0-9_@#/+.-]*$/;
@@ -31,6 +32,7 @@ function formatAdhoc(ast: AdhocAst, glossary: GlossaryIndex): string {
   const sort = ast.sort ? sortText(ast, glossary) : undefined;
   if (ast.top) parts.push(`top ${ast.top.value}${sort ? ` by ${sort}` : ''}`);
   else if (sort) parts.push(`sort by ${sort}`);
+  else if (ast.sort?.cost) parts.push(ast.sort.desc ? 'most expensive first' : 'cheapest first');
   if (ast.timezone) parts.push(`tz ${quoted(ast.timezone.value)}`);
   if (ast.compare) parts.push(ast.compare.value === 'previous_period' ? 'vs previous period' : 'vs last week');
   if (ast.channel) parts.push(`channel ${ast.channel.value}`);
@@ -93,13 +95,31 @@ function sortText(ast: AdhocAst, glossary: GlossaryIndex): string {
   const sort = ast.sort;
   if (!sort) return '';
   const first = ast.metrics[0];
-  const key = sort.key.value === '' ? (first?.alias?.value ?? first?.name.value ?? '') : sort.key.value;
+  let key = sort.key.value === '' ? (first?.alias?.value ?? first?.name.value ?? '') : sort.key.value;
+  if (sort.key.value === '' && sort.cost) {
+    const named = ast.metrics.map((m) => ({
+      key: m.alias?.value ?? m.name.value,
+      name: metricName(m.name.value, glossary),
+    }));
+    try {
+      key = costKey(named, sort.key);
+    } catch {
+      // No one cost metric: the words read back the same, and the compiler says why they cannot run.
+      return '';
+    }
+  }
   let desc = sort.desc !== false;
   if (sort.rank) {
     const lowIsGood = polarityOf(key, ast, glossary) === 'lower_is_better';
     desc = (sort.rank === 'best') !== lowIsGood;
   }
   return `${nameText(key)} ${desc ? 'desc' : 'asc'}`;
+}
+
+/** The catalog metric a metric word names (`cpi` → installsCpi), or the word. */
+function metricName(word: string, glossary: GlossaryIndex): string {
+  const means = glossary.lookup(word)?.means;
+  return findMetric(word)?.name ?? (means?.kind === 'metric' ? means.metric : word);
 }
 
 /** The polarity of the metric a sort key names: a column's alias, a catalog name or a glossary word. */

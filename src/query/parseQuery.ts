@@ -24,6 +24,7 @@ import {
 import { atRange, parseRange } from './parseRange.js';
 import { withoutFillers } from './politeness.js';
 import { QueryError } from './QueryError.js';
+import { atSortWords, parseSortWords } from './sortWords.js';
 import { type Token, tokenize } from './tokenize.js';
 
 /** Words that start a clause, so they end a list of metrics or dimensions. */
@@ -98,6 +99,10 @@ function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
     if (atRange(c)) {
       if (ast.range) throw c.error(t, 'The query already has a range.');
       ast.range = parseRange(c);
+      continue;
+    }
+    if (atSortWords(c)) {
+      ast.sort = parseSortWords(c);
       continue;
     }
     if (atIdFilter(c, g)) {
@@ -304,7 +309,7 @@ function parseFields(
     }
     const t = c.peek();
     const word = c.peekWord();
-    if (t.kind !== 'word' || CLAUSES.has(word) || PHRASING_WORDS.has(word) || atRange(c)) break;
+    if (t.kind !== 'word' || CLAUSES.has(word) || PHRASING_WORDS.has(word) || atRange(c) || atSortWords(c)) break;
     if (what === 'metric' && (word === 'ctv' || word === 'mobile')) break;
     if (PERIOD_OVER_PERIOD[word]) break;
     if (what === 'metric' && isBucket(word, g)) {
