@@ -58,7 +58,8 @@ export interface AsyncJobDeps {
 export class AsyncJobRunner {
   private readonly jobs = new Map<string, AsyncJob>();
   private readonly queue: AsyncJob[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Pending steps: each timer with what ends its wait early when the runner stops. */
+  private readonly timers = new Map<NodeJS.Timeout, () => void>();
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
 
@@ -102,16 +103,30 @@ export class AsyncJobRunner {
     return job?.status === 'READY' ? job.file : null;
   }
 
+  /** What the runner holds: steps waiting on a timer, jobs waiting for a worker, jobs running. */
+  pending(): { steps: number; queued: number; running: number } {
+    return { steps: this.timers.size, queued: this.queue.length, running: this.running.size };
+  }
+
   /** The caller's jobs, newest first. */
   list(userId: number): AsyncJob[] {
     return [...this.jobs.values()].filter((j) => j.userId === userId).sort((a, b) => +b.created - +a.created);
   }
 
-  /** Stops scheduling, clears timers and waits for running jobs. */
+  /**
+   * Stops the runner in whatever state its jobs are: no job moves on (a job waiting for its next
+   * step, or for a worker, stays where it is), every timer is cleared, and a job writing its CSV
+   * finishes that write (DuckDB's COPY is bounded) before this resolves.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
+    this.queue.length = 0;
+    const cancels = [...this.timers];
     this.timers.clear();
+    for (const [timer, cancel] of cancels) {
+      clearTimeout(timer);
+      cancel();
+    }
     await Promise.allSettled([...this.running]);
   }
 
@@ -121,13 +136,28 @@ export class AsyncJobRunner {
     job.lastUpdated = new Date();
   }
 
-  private later(fn: () => void): void {
-    if (this.stopped) return;
+  /** Runs `fn` one step from now, unless the runner stops first (then `onStop` runs, at the stop). */
+  private later(fn: () => void, onStop: () => void = () => undefined): void {
+    if (this.stopped) {
+      onStop();
+      return;
+    }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      if (!this.stopped) fn();
+      if (this.stopped) onStop();
+      else fn();
     }, this.deps.faults().asyncStepMs);
-    this.timers.add(timer);
+    this.timers.set(timer, onStop);
+  }
+
+  /** Waits one step; false when the runner stopped meanwhile (the wait never outlives a stop). */
+  private step(): Promise<boolean> {
+    return new Promise<boolean>((resolve) =>
+      this.later(
+        () => resolve(true),
+        () => resolve(false),
+      ),
+    );
   }
 
   /** QUEUED lasts at least one step, so pollers can see it even when a worker is free. */
@@ -154,7 +184,7 @@ export class AsyncJobRunner {
     this.set(job, 'RUNNING');
     job.attempts++;
     const faults = this.deps.faults();
-    if (faults.asyncStepMs > 0) await new Promise<void>((resolve) => this.later(resolve));
+    if (faults.asyncStepMs > 0 && !(await this.step())) return;
     if (this.stopped) return;
     if (this.deps.random() < faults.asyncFailureRate) {
       this.set(job, 'FAILED');
