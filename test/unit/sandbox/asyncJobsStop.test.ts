@@ -36,6 +36,7 @@ const QUERY: PivotQuery = {
   removeZeroRows: false,
   channel: 'MOBILE',
   includeTotals: false,
+  siteBundleSince: '2026-08-01T00:00:00.000Z',
 };
 const PARAMS: PivotParamsView = {
   from: '2026-11-01',
