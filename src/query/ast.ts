@@ -61,7 +61,10 @@ export interface AdhocAst {
   csv: boolean;
   mode?: 'sync' | 'async';
   channel?: Located<'mobile' | 'ctv' | 'all'>;
-  compare?: Located<'previous_period' | 'same_period_last_week'>;
+  compare?: Located<'previous_period' | 'same_period_last_week'> & {
+    /** Written as a month ("vs last month", "MoM"): the previous period is that only on `last_month`. */
+    month?: boolean;
+  };
   /** The range "WoW", "DoD" or "MoM" imply when no range is written (`last_7_days`…). */
   defaultRange?: string;
 }

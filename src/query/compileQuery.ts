@@ -97,7 +97,23 @@ function compileAst(ast: QueryAst, text: string, options: QueryOptions): Compile
   return { kind: ast.kind, definition, compiled, csv: ast.kind === 'adhoc' && ast.csv };
 }
 
+/**
+ * "vs last month" asks for the same days one month earlier. The comparisons the reports make are
+ * the previous period and the same period last week, so it is the previous period only when the
+ * range is a calendar month (`last_month`, whose previous period is the month before); on any other
+ * range it would silently compare with the days just before, and is refused.
+ */
+export function checkMonthCompare(ast: AdhocAst): void {
+  const range = ast.range?.value ?? ast.defaultRange ?? 'yesterday';
+  if (!ast.compare?.month || range === 'last_month') return;
+  throw QueryError.at(
+    ast.compare,
+    'A comparison with last month (the same days one month earlier) works on the range last month only (against the month before). On this range, compare with "previous period" (the same number of days just before) or "last week" (the same days a week earlier).',
+  );
+}
+
 function adhocDefinition(ast: AdhocAst, text: string, glossary: GlossaryIndex): ReportDefinition {
+  checkMonthCompare(ast);
   const metrics = ast.metrics.map((m) => metricSpec(m, glossary));
   const dimensions = ast.dimensions.map((d) => dimensionSpec(d, glossary));
   const keys = new Map<string, Span>();

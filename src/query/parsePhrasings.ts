@@ -78,22 +78,25 @@ export const PHRASING_WORDS = new Set([
   'd/d',
   'mom',
   'm/m',
+  'same',
 ]);
 
 /** "WoW", "DoD", "MoM": the comparison, and the range they imply when none is written. */
-export const PERIOD_OVER_PERIOD: Readonly<Record<string, { compare: Compare; range: string }>> = {
+export const PERIOD_OVER_PERIOD: Readonly<Record<string, { compare: Compare; range: string; month?: boolean }>> = {
   wow: { compare: 'same_period_last_week', range: 'last_7_days' },
   'w/w': { compare: 'same_period_last_week', range: 'last_7_days' },
   dod: { compare: 'previous_period', range: 'yesterday' },
   'd/d': { compare: 'previous_period', range: 'yesterday' },
-  mom: { compare: 'previous_period', range: 'last_month' },
-  'm/m': { compare: 'previous_period', range: 'last_month' },
+  mom: { compare: 'previous_period', range: 'last_month', month: true },
+  'm/m': { compare: 'previous_period', range: 'last_month', month: true },
 };
 
 const SAME = 'same_period_last_week';
 const PREV = 'previous_period';
+/** A month comparison: the previous period only on a calendar month (`checkMonthCompare`). */
+const MONTH = 'month';
 /** What may follow "vs": `#` is a number. Longest match wins. */
-const COMPARE_PHRASES: ReadonlyArray<readonly [string, Compare]> = [
+const COMPARE_PHRASES: ReadonlyArray<readonly [string, Compare | typeof MONTH]> = [
   ['previous period', PREV],
   ['prior period', PREV],
   ['previous_period', PREV],
@@ -114,21 +117,27 @@ const COMPARE_PHRASES: ReadonlyArray<readonly [string, Compare]> = [
   ['week before', PREV],
   ['previous week', PREV],
   ['prior week', PREV],
-  ['month before', PREV],
-  ['previous month', PREV],
-  ['prior month', PREV],
-  ['last month', PREV],
+  ['month before', MONTH],
+  ['previous month', MONTH],
+  ['prior month', MONTH],
+  ['last month', MONTH],
+  ['same period last month', MONTH],
+  ['same day last month', MONTH],
+  ['same days last month', MONTH],
+  ['same time last month', MONTH],
   ['previous # days', PREV],
   ['prior # days', PREV],
   ['last # days', PREV],
 ];
 
 const COMPARE_PATTERNS = COMPARE_PHRASES.map(([phrase, value]) => [phrase.split(' '), value] as const);
+/** "same period last month" opens a comparison without "vs". */
+export const SAME_WHAT = new Set(['period', 'time', 'day', 'days']);
 
-/** After `vs` / `versus` / `compare` / `compared to`: which comparison. */
-export function parseCompare(c: Cursor, start: Token): Located<Compare> {
+/** After `vs` / `versus` / `compare` / `compared to` (or at "same period"): which comparison. */
+export function parseCompare(c: Cursor, start: Token): NonNullable<AdhocAst['compare']> {
   while (c.peekWord() === 'the') c.next();
-  let best: { length: number; value: Compare } | undefined;
+  let best: { length: number; value: Compare | typeof MONTH } | undefined;
   for (const [words, value] of COMPARE_PATTERNS) {
     const matches = words.every((w, i) =>
       w === '#' ? c.peek(i).kind === 'number' : c.peekWord(i) === w || (w === 'days' && c.peekWord(i) === 'day'),
@@ -141,7 +150,8 @@ export function parseCompare(c: Cursor, start: Token): Located<Compare> {
       'last week',
     ]);
   for (let i = 0; i < best.length; i++) c.next();
-  return { value: best.value, start: start.start, end: c.lastEnd() };
+  const span = { start: start.start, end: c.lastEnd() };
+  return best.value === MONTH ? { value: PREV, month: true, ...span } : { value: best.value, ...span };
 }
 
 /** The Filter field a word filters on when a number follows it: campaign → campaignId. */

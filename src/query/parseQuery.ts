@@ -20,6 +20,7 @@ import {
   parseValues,
   rankError,
   rankOrder,
+  SAME_WHAT,
 } from './parsePhrasings.js';
 import { atRange, parseRange } from './parseRange.js';
 import { withoutFillers } from './politeness.js';
@@ -118,10 +119,14 @@ function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
       buckets.push({ name: located(t, t.text), args: [], start: t.start, end: t.end });
       continue;
     }
+    if (word === 'same' && SAME_WHAT.has(c.peekWord(1))) {
+      ast.compare = parseCompare(c, t);
+      continue;
+    }
     const pop = PERIOD_OVER_PERIOD[word];
     if (pop) {
       c.next();
-      ast.compare = { value: pop.compare, start: t.start, end: t.end };
+      ast.compare = { value: pop.compare, start: t.start, end: t.end, ...(pop.month ? { month: true } : {}) };
       ast.defaultRange = pop.range;
       continue;
     }

@@ -5,6 +5,7 @@
  */
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { mergePhrases } from './mergePhrases.js';
+import { SAME_WHAT } from './parsePhrasings.js';
 import { WHY_NOISE, withoutFillers } from './politeness.js';
 import { type Token, tokenize } from './tokenize.js';
 
@@ -187,6 +188,8 @@ export function readFollowUp(reply: string, glossary: GlossaryIndex = defaultGlo
   for (let again = true; again; ) {
     again = false;
     const at = live();
+    // "same period last month" is a comparison, not "same" and a reply.
+    if (lower[at[0] ?? -1] === 'same' && SAME_WHAT.has(lower[at[1] ?? -1] ?? '')) break;
     for (const [words, effect] of LEADING_WORDS) {
       if (at.length >= words.length && words.every((w, k) => lower[at[k] ?? -1] === w)) {
         for (let k = 0; k < words.length; k++) kept[at[k] as number] = false;
