@@ -338,7 +338,7 @@ export function alertParentMessage(input: AlertMessageInput): SlackMessage {
   const told = tellLine(input);
   if (!resolved && told) blocks.push(context(told));
   if (!resolved) blocks.push(buttons(input));
-  const entity = input.entity && input.entity !== 'Total' ? ` (${input.entity})` : '';
+  const entity = input.entity && input.entity !== 'Total' ? ` (${escapeMrkdwn(input.entity)})` : '';
   const text = `${resolved ? 'Resolved' : 'Alert'}: ${input.ruleName}: ${input.metric.label}${entity} ${value}`;
   return fitMessage({ text, blocks }).message;
 }

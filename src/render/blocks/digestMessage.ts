@@ -156,11 +156,11 @@ export function digestMessage(view: ReportView, options: DigestOptions = {}): Sl
   blocks.push(...resultBlocks(view, options, cuts));
   blocks.push(context(footer(view, csvName)));
   if (options.buttons !== false) blocks.push(reportButtons(view, csvName !== undefined));
-  const text = options.lateNote ? `${options.lateNote}. ${fallbackText(view)}` : fallbackText(view);
+  const text = options.lateNote ? `${escapeMrkdwn(options.lateNote)}. ${fallbackText(view)}` : fallbackText(view);
   return fitMessage({ text, blocks }, { cuts, ...(csvName ? { csvName } : {}) }).message;
 }
 
-/** The notification text: title, range and the headline numbers with their changes. */
+/** The notification text: title, range and the headline numbers with their changes, escaped (it is mrkdwn). */
 export function fallbackText(view: ReportView): string {
   const kpis = view.headline.slice(0, 4).flatMap((k) => {
     const c = view.columns.find((col) => col.key === k);
@@ -170,5 +170,5 @@ export function fallbackText(view: ReportView): string {
       delta === null || delta === undefined ? '' : ` (${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)}%)`;
     return [`${c.label} ${formatValue(headlineValue(view, c), c.unit, { compact: true })}${change}`];
   });
-  return `${view.title} · ${view.range.label}${kpis.length ? `: ${kpis.join(', ')}` : ''}`;
+  return escapeMrkdwn(`${view.title} · ${view.range.label}${kpis.length ? `: ${kpis.join(', ')}` : ''}`);
 }

@@ -32,5 +32,6 @@ export function errorMessage(input: ErrorMessageInput): SlackMessage {
   if (input.hint) small.push(`:bulb: ${escapeMrkdwn(input.hint)}`);
   if (input.code) small.push(`code \`${escapeMrkdwn(input.code)}\``);
   if (small.length > 0) blocks.push(context(...small));
-  return fitMessage({ text: `Error: ${input.userMessage}`, blocks }).message;
+  // The notification text is mrkdwn too: what the message quotes (a typed word) must not notify anyone.
+  return fitMessage({ text: `Error: ${escapeMrkdwn(input.userMessage)}`, blocks }).message;
 }

@@ -180,7 +180,8 @@ export function explanationMessage(input: ExplanationMessageInput): SlackMessage
         '  ·  shares are of the whole change; mix = volume moving between segments, rate = the ratio moving within one',
     ),
   );
-  const text = `Why it moved: ${input.title}. ${input.metrics.map((m) => becauseLine(m)).join(' ')}`;
+  // Segment names come from the data: escaped in the notification text as in the blocks.
+  const text = escapeMrkdwn(`Why it moved: ${input.title}. ${input.metrics.map((m) => becauseLine(m)).join(' ')}`);
   return fitMessage({ text, blocks }).message;
 }
 

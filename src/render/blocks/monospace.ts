@@ -2,6 +2,7 @@
  * A table as aligned monospace text inside a code block: the fallback where Slack's table block
  * does not fit (a second table in one message, clients without it, terminals).
  */
+import { escapeMrkdwn } from '../escapeMrkdwn.js';
 
 export type Align = 'left' | 'right';
 
@@ -33,7 +34,9 @@ export function monospaceTable(
   align: readonly Align[],
   maxChars: number,
 ): { text: string; rowsShown: number } {
-  const lines = monospaceLines(rows, align);
+  // Escaped after padding: `&amp;` is one character on screen. Cells are text from the data
+  // (campaign names): a `<!channel>` in one must not notify anyone.
+  const lines = monospaceLines(rows, align).map(escapeMrkdwn);
   const [header, ...body] = lines;
   if (header === undefined) return { text: '```\n```', rowsShown: 0 };
   const rule = '-'.repeat(Math.min(header.length, 120));

@@ -5,13 +5,7 @@ import { arrowFor, deltaTone, type FormatUnit, formatDelta, type Tone } from '..
 import { fitText, SLACK_LIMITS } from '../slackLimits.js';
 import type { ButtonElement, ContextBlock, MrkdwnText, PlainText, SectionBlock } from './types.js';
 
-/**
- * Escapes the three characters Slack's mrkdwn treats as control characters, so report titles,
- * campaign names and error texts can never become links, mentions or broken markup.
- */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+export { escapeMrkdwn } from '../escapeMrkdwn.js';
 
 export const plain = (text: string): PlainText => ({ type: 'plain_text', text, emoji: true });
 export const mrkdwn = (text: string): MrkdwnText => ({ type: 'mrkdwn', text });

@@ -7,7 +7,7 @@
 import { type Logger, toError } from '../../core/index.js';
 import { DIGEST_EVENT } from '../../delivery/index.js';
 import { applyFollowUp, compileQuery, entityQueryOf, queryTextOf } from '../../query/index.js';
-import { ALERT_EVENT_TYPE } from '../../render/index.js';
+import { ALERT_EVENT_TYPE, escapeMrkdwn } from '../../render/index.js';
 import type { HistoryMessage, MessageMetadata, SlackGateway } from '../../slackapi/index.js';
 import type { BotIdentity, ConversationMessage } from '../receiver/index.js';
 import type { CommandContext } from './answers.js';
@@ -150,8 +150,12 @@ export function compareTs(a: string, b: string): number {
   return x === y ? 0 : x < y ? -1 : 1;
 }
 
-/** The answer to a reply that could not be read: why, and replies that work here (never a guessed query). */
+/**
+ * The answer to a reply that could not be read: why, and replies that work here (never a guessed
+ * query). Both quote the reply, so both are escaped: a `<!here>` in it notifies no one again.
+ */
 export function suggestionMessage(message: string, suggestions: readonly string[]) {
-  const tries = suggestions.length > 0 ? `\nTry: ${suggestions.map((s) => `\`${s}\``).join(' · ')}` : '';
-  return noticeMessage(`:grey_question: ${message}${tries}`);
+  const code = (s: string) => `\`${escapeMrkdwn(s.replace(/`/g, "'"))}\``;
+  const tries = suggestions.length > 0 ? `\nTry: ${suggestions.map(code).join(' · ')}` : '';
+  return noticeMessage(`:grey_question: ${escapeMrkdwn(message)}${tries}`);
 }

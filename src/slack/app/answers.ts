@@ -6,7 +6,7 @@
 import { describeFailure, type UserFailure } from '../../core/index.js';
 import type { DeliveryDeps } from '../../delivery/index.js';
 import { formatQueryError, QueryError } from '../../query/index.js';
-import { type Block, errorMessage, type SlackMessage } from '../../render/index.js';
+import { type Block, errorMessage, escapeMrkdwn, type SlackMessage } from '../../render/index.js';
 import type { LoadedReports } from '../../reports/index.js';
 import { SlackDeliveryError } from '../../slackapi/index.js';
 import { noticeMessage } from './screens/infoMessages.js';
@@ -99,7 +99,8 @@ export class Answers {
  */
 export function failureMessage(error: unknown, text: string, failure: UserFailure): SlackMessage {
   if (error instanceof QueryError) {
-    const pointed = formatQueryError(text, error).replace(/```/g, "'''");
+    // What the person typed is quoted back escaped: a `<!here>` in it must not notify the channel again.
+    const pointed = escapeMrkdwn(formatQueryError(text, error).replace(/```/g, "'''"));
     const blocks: Block[] = [
       {
         type: 'section',
@@ -110,7 +111,7 @@ export function failureMessage(error: unknown, text: string, failure: UserFailur
         elements: [{ type: 'mrkdwn', text: '`/pivot help` shows examples, `/pivot help metrics` every metric.' }],
       },
     ];
-    return { text: error.message, blocks };
+    return { text: escapeMrkdwn(error.message), blocks };
   }
   const hint =
     error instanceof SlackDeliveryError || !failure.retryable || /try again/i.test(failure.text)
