@@ -6,7 +6,7 @@
 import type { ChartDataset } from 'chart.js';
 import type { PivotRow } from '../reporting/index.js';
 import type { ReportView, ViewChart, ViewColumn } from '../view/index.js';
-import { groupBy, seriesValues, shortLabel, shortTitle, topGroups } from './chartData.js';
+import { groupBy, seriesValues, shortTitle, topGroups } from './chartData.js';
 import {
   type AnyChartConfig,
   CHART_WIDTH,
@@ -19,6 +19,7 @@ import {
   TITLE_MAX,
   titlePlugins,
 } from './chartStyle.js';
+import { distinctLabels } from './distinctLabels.js';
 import { type FormatUnit, formatTimeShort, formatValue } from './format.js';
 import { GRID_COLOUR, MUTED_TEXT_COLOUR, seriesColour, TEXT_COLOUR, THRESHOLD_COLOUR, withAlpha } from './palette.js';
 import { buildShareChart } from './shareChart.js';
@@ -71,7 +72,8 @@ export function buildChartConfig(view: ReportView, chart: ViewChart | undefined 
   // A bar per category stops being readable past MAX_BARS; the report's own top-N usually applies first.
   const allKeys = [...groups.keys()];
   const keys = isTime ? allKeys : allKeys.slice(0, MAX_BARS);
-  const labels = keys.map((k) => (isTime ? formatTimeShort(k) : shortLabel(k === '' ? '—' : k)));
+  // Categories cut together, so two long names never share a bar's label.
+  const labels = isTime ? keys.map(formatTimeShort) : distinctLabels(keys.map((k) => (k === '' ? '—' : k)));
   const drafts: SeriesDraft[] = [];
 
   if (splitKey && metrics[0]) {
@@ -128,10 +130,11 @@ function splitSeries(
 ): SeriesDraft[] {
   const { keep, other } = topGroups(view.rows, splitKey, metric, MAX_SPLIT_SERIES);
   const kept = new Set(keep);
+  const names = distinctLabels(keep);
   const drafts: SeriesDraft[] = keep.map((value, i) => {
     const rows = view.rows.filter((r) => String(r[splitKey] ?? '—') === value);
     return {
-      label: shortLabel(value, 22),
+      label: names[i] as string,
       data: seriesValues(groupBy(rows, chart.x, false), keys, metric, view.columns),
       unit: metric.unit,
       colour: seriesColour(i),

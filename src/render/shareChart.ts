@@ -4,7 +4,6 @@
  */
 import type { PostbackShareKey } from '../reporting/index.js';
 import type { ReportView } from '../view/index.js';
-import { shortLabel } from './chartData.js';
 import {
   type AnyChartConfig,
   CHART_PADDING,
@@ -16,6 +15,7 @@ import {
   PIXEL_RATIO,
   titlePlugins,
 } from './chartStyle.js';
+import { distinctLabels } from './distinctLabels.js';
 import { toNumber } from './format.js';
 import { GRID_COLOUR, MUTED_TEXT_COLOUR, seriesColour, TEXT_COLOUR } from './palette.js';
 
@@ -63,7 +63,7 @@ export function buildShareChart(view: ReportView, title: string): ChartSpec | nu
     const config: AnyChartConfig = {
       type: 'bar',
       data: {
-        labels: shares.map((s) => shortLabel(s.value)),
+        labels: distinctLabels(shares.map((s) => s.value)),
         datasets: [
           {
             label: `Share of ${key.postbackKey ?? 'postbacks'}`,
@@ -94,8 +94,9 @@ export function buildShareChart(view: ReportView, title: string): ChartSpec | nu
   for (const shares of perKey) for (const s of shares) overall.set(s.value, (overall.get(s.value) ?? 0) + s.share);
   const ordered = [...overall.entries()].sort((a, b) => b[1] - a[1]).map(([v]) => v);
   const shown = ordered.length > MAX_SHARE_VALUES ? ordered.slice(0, MAX_SHARE_VALUES - 1) : ordered;
+  const names = distinctLabels(shown);
   const datasets = shown.map((value, i) => ({
-    label: shortLabel(value, 22),
+    label: names[i] as string,
     data: perKey.map((shares) => shares.find((s) => s.value === value)?.share ?? 0),
     backgroundColor: seriesColour(i),
     borderColor: '#FFFFFF',
@@ -115,7 +116,7 @@ export function buildShareChart(view: ReportView, title: string): ChartSpec | nu
   }
   const config: AnyChartConfig = {
     type: 'bar',
-    data: { labels: keys.map((k) => shortLabel(k.postbackKey ?? '(none)')), datasets },
+    data: { labels: distinctLabels(keys.map((k) => k.postbackKey ?? '(none)')), datasets },
     options: {
       indexAxis: 'y',
       devicePixelRatio: PIXEL_RATIO,

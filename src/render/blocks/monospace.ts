@@ -2,13 +2,24 @@
  * A table as aligned monospace text inside a code block: the fallback where Slack's table block
  * does not fit (a second table in one message, clients without it, terminals).
  */
+import { distinctLabels } from '../distinctLabels.js';
 import { escapeMrkdwn } from '../escapeMrkdwn.js';
 
 export type Align = 'left' | 'right';
 
-/** Pads cells to column widths; numbers align right, text left. Cells are cut to `maxCell` chars. */
+/**
+ * Pads cells to column widths; numbers align right, text left. Cells are cut to `maxCell` chars,
+ * a column's cells together, so that two long names stay two names (`distinctLabels`).
+ */
 export function monospaceLines(rows: readonly (readonly string[])[], align: readonly Align[], maxCell = 28): string[] {
-  const cut = rows.map((row) => row.map((cell) => (cell.length > maxCell ? `${cell.slice(0, maxCell - 1)}…` : cell)));
+  const width = Math.max(0, ...rows.map((row) => row.length));
+  const columns = Array.from({ length: width }, (_, i) =>
+    distinctLabels(
+      rows.map((row) => row[i] ?? ''),
+      maxCell,
+    ),
+  );
+  const cut = rows.map((row, r) => row.map((_, i) => columns[i]?.[r] ?? ''));
   const widths: number[] = [];
   for (const row of cut) {
     row.forEach((cell, i) => {
