@@ -47,7 +47,7 @@ export function decodeEntities(text: string): string {
 /** A link, reference or special token: Slack escapes every typed `<` and `>`, so these are its own. */
 const TOKEN = /<([^<>]*)>/g;
 
-/** `:pray:`, `:+1::skin-tone-2:`: a shortcode standing alone (`10:30:45` is no emoji). */
+/** `:white_check_mark:`, `:+1::skin-tone-2:`: a shortcode standing alone (`10:30:45` is no emoji). */
 const SHORTCODE = /(?<![\p{L}\p{N}]):[a-z0-9_+'-]+:(?::skin-tone-[2-6]:)?(?![\p{L}\p{N}])/gu;
 
 /** A pictograph (not ©, ® or ™ written as text), a flag letter, or a keycap. */
@@ -81,7 +81,7 @@ const ZERO_WIDTH = /[\u200B\u2060\uFEFF]/g;
  * Unicode) removed; smart quotes straightened; non-breaking and zero-width spaces normalised and
  * whitespace collapsed.
  *
- * @example decodeSlackText('spend by publisher having installs &gt; 100 in <http://com.pub0.app|com.pub0.app> :pray:')
+ * @example decodeSlackText('spend by publisher having installs &gt; 100 in <http://com.pub0.app|com.pub0.app> :white_check_mark:')
  * // { text: 'spend by publisher having installs > 100 in com.pub0.app', mentions: [] }
  * @example decodeSlackText('subscribe daily-kpi <#C1|growth>', { references: 'keep' })
  * // { text: 'subscribe daily-kpi <#C1|growth>', mentions: [{ kind: 'channel', id: 'C1', name: 'growth' }] }
@@ -192,8 +192,8 @@ const elementsOf = (value: unknown): RichElement[] =>
  * tokens, emoji as shortcodes; sections, lists, quotes and code blocks one per line. Feed it to
  * `decodeSlackText`.
  *
- * @example wireTextOfBlocks([{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'cpi > 2 ' }, { type: 'emoji', name: 'pray' }] }] }])
- * // 'cpi &gt; 2 :pray:'
+ * @example wireTextOfBlocks([{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'cpi > 2 ' }, { type: 'emoji', name: 'white_check_mark' }] }] }])
+ * // 'cpi &gt; 2  :white_check_mark: ' (an emoji stands apart from its neighbours)
  */
 export function wireTextOfBlocks(blocks: unknown): string {
   const lines: string[] = [];

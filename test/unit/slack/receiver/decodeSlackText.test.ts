@@ -6,6 +6,7 @@ import {
   decodeSlackText,
   wireTextOfBlocks,
 } from '../../../../src/slack/receiver/decodeSlackText.js';
+import { ALL_EMOJI_SAMPLES, encodeAsSlack, wireSamples } from '../../../support/slackWireFormat.js';
 
 // Wire texts as Slack's formatting reference describes them ("Escaping", "Links in retrieved
 // messages", "Mentioning users/groups", "Date formatting") and docs/slack.md sums up.
@@ -214,6 +215,86 @@ describe('decodeSlackText: properties', () => {
         const wire = [...before.map(slackEscape), `<http://${name}|${name}>`, ...after.map(slackEscape)].join(' ');
         expect(decodeSlackText(wire).text).toBe(collapse([...before, name, ...after].join(' ')));
       }),
+    );
+  });
+});
+
+// Against the encoder another engineer wrote from Slack's reference, independently of this decoder.
+describe('decodeSlackText against encodeAsSlack (test/support/slackWireFormat.ts)', () => {
+  const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+  /** The typed text as the decoder gives it back: emoji samples gone, whitespace collapsed. */
+  const longestFirst = [...ALL_EMOJI_SAMPLES].sort((a, b) => b.length - a.length);
+  const expected = (typed: string) => collapse(longestFirst.reduce((t, e) => t.split(e).join(' '), typed));
+
+  it.each(wireSamples.map((sample) => [sample.note, sample] as const))('%s', (_, sample) => {
+    expect(decodeSlackText(sample.wire).text).toBe(expected(sample.typed));
+  });
+
+  // Typed text: words, URLs, domains, bundles, e-mails, operators, entities, quotes, Slack-looking markup.
+  const piece = fc.oneof(
+    fc.string({
+      unit: fc.constantFrom(
+        'a',
+        'Q',
+        '7',
+        '.',
+        '/',
+        '@',
+        '&',
+        '<',
+        '>',
+        '|',
+        '(',
+        ')',
+        '"',
+        "'",
+        '#',
+        '!',
+        '?',
+        ',',
+        '-',
+        '=',
+        ' ',
+        '\n',
+        '\u00A0',
+        'é',
+      ),
+    }),
+    fc.constantFrom(
+      'com.pub0.app',
+      'example.com/a?b=1&c=2',
+      'https://x.io/r?a=1&b=2',
+      'a@b.co',
+      'www.foo.com',
+      '&amp;',
+      '&gt;',
+      '&amp;gt;',
+      '<@U123>',
+      '<#C1|x>',
+      '<!here>',
+      '<http://a.io|b>',
+      'having installs > 100',
+      "don't",
+      '"top 5"',
+    ),
+  );
+  const typedText = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(' '));
+
+  it('decoding what Slack would encode gives back the typed text, for any typed text', () => {
+    fc.assert(
+      fc.property(typedText, fc.constantFrom('slash' as const, 'message' as const), (typed, surface) => {
+        expect(decodeSlackText(encodeAsSlack(typed, { surface })).text).toBe(collapse(typed));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('and with smart quotes on, gives back the straight quotes that were typed', () => {
+    fc.assert(
+      fc.property(typedText, (typed) => {
+        expect(decodeSlackText(encodeAsSlack(typed, { smartQuotes: true })).text).toBe(collapse(typed));
+      }),
+      { numRuns: 300 },
     );
   });
 });
