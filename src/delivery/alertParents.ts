@@ -6,15 +6,10 @@
  */
 import { alertMessageInput, trendLimits } from '../alerts/index.js';
 import { failpoint } from '../core/index.js';
+import { alertChartView, alertParentMessage, pacingChartView, type SlackMessage } from '../render/index.js';
 import {
-  ALERT_EVENT_TYPE,
-  alertChartView,
+  ALERT_EVENT,
   alertMetadata,
-  alertParentMessage,
-  pacingChartView,
-  type SlackMessage,
-} from '../render/index.js';
-import {
   type HistoryMessage,
   isTopLevel,
   type Posted,
@@ -45,7 +40,7 @@ export function findAlertParent(
   return messages.find(
     (m) =>
       isTopLevel(m) &&
-      m.metadata?.event_type === ALERT_EVENT_TYPE &&
+      m.metadata?.event_type === ALERT_EVENT &&
       m.metadata.event_payload.report === incident.reportId &&
       m.metadata.event_payload.rule === incident.ruleId &&
       m.metadata.event_payload.entity === incident.entityKey,

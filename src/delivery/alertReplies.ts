@@ -5,8 +5,8 @@
  */
 import { alertMessageInput, editDone, owesThreads, replySent } from '../alerts/index.js';
 import { failpoint } from '../core/index.js';
-import { ALERT_EVENT_TYPE, type AlertMessageInput, alertMetadata, alertReplyMessage } from '../render/index.js';
-import type { HistoryMessage } from '../slackapi/index.js';
+import { type AlertMessageInput, alertReplyMessage } from '../render/index.js';
+import { ALERT_EVENT, alertMetadata, type HistoryMessage } from '../slackapi/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';
 import { editParents } from './alertParents.js';
 import {
@@ -50,7 +50,7 @@ export function findAlertReply(
 ): HistoryMessage | undefined {
   return messages.find(
     (m) =>
-      m.metadata?.event_type === ALERT_EVENT_TYPE &&
+      m.metadata?.event_type === ALERT_EVENT &&
       m.metadata.event_payload.incident === incident.id &&
       m.metadata.event_payload.notice === reply.id,
   );

@@ -10,13 +10,10 @@ import { allQuietMessage, digestFailureMessage, lateNote } from '../render/index
 import { findReport, type LoadedReport, type LoadedReports, type ReportView } from '../reports/index.js';
 import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
 import type { HistoryMessage, MessageMetadata } from '../slackapi/index.js';
-import { isTopLevel } from '../slackapi/index.js';
+import { DIGEST_EVENT, isTopLevel } from '../slackapi/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
 import { type GateAnswer, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
-
-/** The metadata event type of digest posts. */
-export const DIGEST_EVENT = 'pivotbot_digest';
 
 /**
  * How far a retry reads the channel back to the slot for an earlier attempt's post: pages of 100

@@ -3,7 +3,7 @@
 export { editParents } from './alertParents.js';
 export { type RuleThreads, ruleRange, threadUrl } from './alertThreads.js';
 export type { DeliveryDeps } from './DeliveryDeps.js';
-export { DIGEST_EVENT, type DigestDeps, deliverDigest, postDigestFailure } from './deliverDigest.js';
+export { type DigestDeps, deliverDigest, postDigestFailure } from './deliverDigest.js';
 export { type RunTarget, runAndDeliver } from './deliverRun.js';
 export { deliverOwedAlerts, deliverTransitions, evaluateAlertSlot } from './evaluateAlerts.js';
 export { becauseLines, type PostExplanationDeps, postExplanation } from './postExplanation.js';

@@ -12,7 +12,6 @@ export {
 } from './blocks/actionIds.js';
 export { type AdhocOptions, adhocMessage } from './blocks/adhocMessage.js';
 export {
-  ALERT_EVENT_TYPE,
   type AlertCondition,
   type AlertConditionPart,
   type AlertMessageInput,
@@ -20,7 +19,6 @@ export {
   type AlertSeverity,
   type AlertState,
   alertMessage,
-  alertMetadata,
   alertParentMessage,
   alertReplyMessage,
   conditionText,

@@ -1,6 +1,14 @@
 // Slack's Web API: the SlackGateway interface and its WebClient implementation, rate-limit pacing, channel names, history matching, Slack errors.
 
 export { isTopLevel } from './historyMessages.js';
+export {
+  ALERT_EVENT,
+  ANSWER_EVENT,
+  alertMetadata,
+  answerMetadata,
+  DIGEST_EVENT,
+  type PivotbotEventType,
+} from './metadataEvents.js';
 export { paceLowerBoundMs, type RateLimitSettings } from './rateLimits.js';
 export {
   type CallOptions,

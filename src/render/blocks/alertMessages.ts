@@ -115,30 +115,6 @@ const SEVERITY_EMOJI: Readonly<Record<AlertSeverity, string>> = {
   critical: ':rotating_light:',
 };
 
-/** The event type of alert parents' message metadata (see DESIGN.md, restart safety). */
-export const ALERT_EVENT_TYPE = 'pivotbot_alert';
-
-/**
- * The message metadata of an alert parent: after a crash, the channel's history says whether
- * the parent of this (report, rule, entity) went out.
- *
- * @example alertMetadata(input, 'open') // { event_type: 'pivotbot_alert', event_payload: { report, rule, entity, state: 'open' } }
- */
-export function alertMetadata(
-  input: Pick<AlertMessageInput, 'reportId' | 'ruleId' | 'entity'> & { entityKey?: string },
-  state: 'open' | 'resolved',
-): { event_type: string; event_payload: { report: string; rule: string; entity: string; state: string } } {
-  return {
-    event_type: ALERT_EVENT_TYPE,
-    event_payload: {
-      report: input.reportId,
-      rule: input.ruleId,
-      entity: input.entityKey ?? input.entity ?? 'total',
-      state,
-    },
-  };
-}
-
 /** The rule's mentions, then the entity's owners: `<!subteam^S1> · owner <@U2>`; undefined when nobody. */
 function tellLine(input: Pick<AlertMessageInput, 'mentions' | 'owners'>): string | undefined {
   const parts: string[] = [];

@@ -5,14 +5,19 @@
  * stored.
  */
 import { type Logger, toError } from '../../core/index.js';
-import { DIGEST_EVENT } from '../../delivery/index.js';
 import { applyFollowUp, compileQuery, entityQueryOf, queryTextOf } from '../../query/index.js';
-import { ALERT_EVENT_TYPE, escapeMrkdwn } from '../../render/index.js';
-import type { HistoryMessage, MessageMetadata, SlackGateway } from '../../slackapi/index.js';
+import { escapeMrkdwn } from '../../render/index.js';
+import {
+  ALERT_EVENT,
+  ANSWER_EVENT,
+  DIGEST_EVENT,
+  type HistoryMessage,
+  type MessageMetadata,
+  type SlackGateway,
+} from '../../slackapi/index.js';
 import type { BotIdentity, ConversationMessage } from '../receiver/index.js';
 import type { CommandContext } from './answers.js';
 import type { PivotCommands } from './PivotCommands.js';
-import { ANSWER_EVENT } from './queryCommands.js';
 import { noticeMessage } from './screens/infoMessages.js';
 
 export interface ConversationDeps {
@@ -114,14 +119,14 @@ function queryInAnswer(metadata: MessageMetadata | undefined): string | undefine
 /** The query of a thread's parent from its metadata; undefined for a message that ran none. */
 async function queryOfParent(metadata: MessageMetadata, commands: PivotCommands): Promise<string | undefined> {
   if (metadata.event_type === ANSWER_EVENT) return queryInAnswer(metadata);
-  if (metadata.event_type !== DIGEST_EVENT && metadata.event_type !== ALERT_EVENT_TYPE) return undefined;
+  if (metadata.event_type !== DIGEST_EVENT && metadata.event_type !== ALERT_EVENT) return undefined;
   const id = metadata.event_payload.report;
   if (typeof id !== 'string') return undefined;
   const report = await commands.queries.report(id).catch(() => undefined);
   if (!report) return undefined;
   const whole = queryTextOf(report.definition) ?? `run ${report.id}`;
   const entity = metadata.event_payload.entity;
-  if (metadata.event_type !== ALERT_EVENT_TYPE || typeof entity !== 'string') return whole;
+  if (metadata.event_type !== ALERT_EVENT || typeof entity !== 'string') return whole;
   const narrowed = entityQueryOf(report.definition, entity);
   if (narrowed === undefined) return whole;
   try {

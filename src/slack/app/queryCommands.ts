@@ -9,6 +9,7 @@ import { deliverRequested, postExplanation, type RunTarget } from '../../deliver
 import { explainReport } from '../../insights/index.js';
 import { compileQuery, QueryError, type QueryOptions, workspaceGlossaryOf } from '../../query/index.js';
 import { findReport, type RangeSpec, type ReportDefinition } from '../../reports/index.js';
+import { answerMetadata } from '../../slackapi/index.js';
 import { type Answers, type CommandContext, type PivotCommandsDeps, runKeyOf } from './answers.js';
 
 /** How a follow-up's answer says what it ran: the refined query in catalog terms, the reply, what changed. */
@@ -16,14 +17,6 @@ export interface FollowUpLine {
   understood: string;
   reply: string;
   changed: string;
-}
-
-/** The message metadata of an answer: the query it ran, which a reply in its thread refines. */
-export const ANSWER_EVENT = 'pivotbot_answer';
-
-/** @example answerMetadata('cpi by country yesterday') // { event_type: 'pivotbot_answer', event_payload: { query: 'cpi by country yesterday' } } */
-export function answerMetadata(query: string): { event_type: string; event_payload: { query: string } } {
-  return { event_type: ANSWER_EVENT, event_payload: { query } };
 }
 
 /** What a result's button asks for: the report (or query) again, maybe another range or its CSV. */

@@ -2,7 +2,6 @@ import {
   type AlertMessageInput,
   alertChartSpec,
   alertChartView,
-  alertMetadata,
   alertParentMessage,
   alertReplyMessage,
   alertsSummaryMessage,
@@ -98,13 +97,6 @@ describe('alert parent', () => {
 
   it('says so when it reopened', () => {
     expect(messageText(alertParentMessage({ ...base, reopenCount: 2 }))).toContain('(reopened 2×)');
-  });
-
-  it('carries the metadata that tells a restarted bot the parent went out', () => {
-    expect(alertMetadata({ ...base, entityKey: 'appPlatform=IOS' }, 'open')).toEqual({
-      event_type: 'pivotbot_alert',
-      event_payload: { report: 'daily-kpi', rule: 'cpi-too-high', entity: 'appPlatform=IOS', state: 'open' },
-    });
   });
 });
 

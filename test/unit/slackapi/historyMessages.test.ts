@@ -1,7 +1,7 @@
 import { findAlertParent } from '../../../src/delivery/alertParents.js';
-import { DIGEST_EVENT, findDigestPost } from '../../../src/delivery/deliverDigest.js';
-import { ALERT_EVENT_TYPE } from '../../../src/render/index.js';
+import { findDigestPost } from '../../../src/delivery/deliverDigest.js';
 import { isTopLevel, messagesOf } from '../../../src/slackapi/historyMessages.js';
+import { ALERT_EVENT, DIGEST_EVENT } from '../../../src/slackapi/index.js';
 import type { HistoryMessage } from '../../../src/slackapi/SlackGateway.js';
 import type { AlertIncident } from '../../../src/store/index.js';
 
@@ -39,7 +39,7 @@ describe('isTopLevel', () => {
 
 describe('readers of history go by the rule', () => {
   const alert = {
-    event_type: ALERT_EVENT_TYPE,
+    event_type: ALERT_EVENT,
     event_payload: { report: 'watch', rule: 'spend-high', entity: 'appPlatform=IOS', state: 'open' },
   };
   const digest = { event_type: DIGEST_EVENT, event_payload: { report: 'daily', slot: '2026-11-23T12:00:00.000Z' } };
