@@ -94,7 +94,13 @@ export interface SlackGateway {
     message: SlackMessage,
     options?: CallOptions & { metadata?: MessageMetadata },
   ): Promise<void>;
-  ephemeral(channel: string, user: string, message: SlackMessage, options?: CallOptions): Promise<void>;
+  /** Posts a message only `user` sees, in the channel (or, with `threadTs`, in that thread). */
+  ephemeral(
+    channel: string,
+    user: string,
+    message: SlackMessage,
+    options?: CallOptions & { threadTs?: string },
+  ): Promise<void>;
   /** Answers through a slash command's or action's response_url (works without channel membership). */
   respond(
     responseUrl: string,

@@ -129,10 +129,16 @@ export class WebApiGateway implements SlackGateway {
     );
   }
 
-  async ephemeral(channel: string, user: string, message: SlackMessage, options: CallOptions = {}): Promise<void> {
+  async ephemeral(
+    channel: string,
+    user: string,
+    message: SlackMessage,
+    options: CallOptions & { threadTs?: string } = {},
+  ): Promise<void> {
+    const thread = options.threadTs ? { thread_ts: options.threadTs } : {};
     await this.call(
       'chat.postEphemeral',
-      () => this.client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks }),
+      () => this.client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks, ...thread }),
       { signal: options.signal },
     );
   }

@@ -14,6 +14,7 @@ import {
   type ModalPayloadView,
   modalActionBody,
   postSigned,
+  type SlackText,
   signedHeaders,
   slashCommandBody,
   viewSubmissionBody,
@@ -164,10 +165,20 @@ export class BotHarness {
     };
   }
 
-  /** Sends `/pivot <text>` signed; resolves to the HTTP response and the hook id its answers go to. */
+  /**
+   * Sends `/pivot <text>` signed, the text as Slack sends it (typed text encoded, `wire` text as is);
+   * resolves to the HTTP response and the hook id its answers go to.
+   */
   async command(
-    text: string,
-    options: { user?: string; channel?: string; retryNum?: number; body?: string; triggerId?: string } = {},
+    text: SlackText,
+    options: {
+      user?: string;
+      channel?: string;
+      retryNum?: number;
+      body?: string;
+      triggerId?: string;
+      smartQuotes?: boolean;
+    } = {},
   ): Promise<{ response: Response; hook: string; body: string }> {
     const hook = `cmd-${++this.counter}`;
     const body =
@@ -178,6 +189,7 @@ export class BotHarness {
         ...(options.user ? { userId: options.user } : {}),
         ...(options.channel ? { channelId: options.channel } : {}),
         ...(options.triggerId ? { triggerId: options.triggerId } : {}),
+        ...(options.smartQuotes ? { smartQuotes: true } : {}),
       });
     const response = await postSigned(this.eventsUrl, body, {
       signingSecret: SIGNING_SECRET,
@@ -275,15 +287,26 @@ export class BotHarness {
     event: Record<string, unknown>,
     options: { eventId?: string; retryNum?: number } = {},
   ): Promise<Response> {
-    const body = JSON.stringify({
-      token: 'x',
-      team_id: 'T_TEST',
-      api_app_id: 'A_PIVOT',
-      type: 'event_callback',
-      event_id: options.eventId ?? `Ev${++this.counter}`,
-      event_time: Math.floor(Date.now() / 1000),
-      event,
-    });
+    return this.envelope(
+      {
+        token: 'x',
+        team_id: 'T_TEST',
+        api_app_id: 'A_PIVOT',
+        type: 'event_callback',
+        event_id: options.eventId ?? `Ev${++this.counter}`,
+        event_time: Math.floor(Date.now() / 1000),
+        event,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Sends a whole Events API body signed, as Slack posts it (e.g. `eventCallback` or
+   * `slackConnectEnvelope` of test/fixtures/slack-payloads.ts).
+   */
+  async envelope(envelope: Record<string, unknown>, options: { retryNum?: number } = {}): Promise<Response> {
+    const body = JSON.stringify(envelope);
     return fetch(this.eventsUrl, {
       method: 'POST',
       headers: signedHeaders(body, {

@@ -1,4 +1,43 @@
 import { createHmac } from 'node:crypto';
+import { encodeAsSlack, type SlackSurface } from './slackWireFormat.js';
+
+/**
+ * Text exactly as Slack sends it, passed on as is. Anything else a test sends as a command's or a
+ * message's text is what a person typed, and goes through `encodeAsSlack` first: Slack never hands
+ * an app the typed text, so a test cannot pass on text Slack would never send.
+ */
+export interface WireText {
+  readonly wire: string;
+}
+
+/** Typed text (encoded as Slack would) or wire text (sent as is). */
+export type SlackText = string | WireText;
+
+/** Wire text given whole, e.g. to send Slack markup a test built itself. */
+export function asWire(wire: string): WireText {
+  return { wire };
+}
+
+/**
+ * Typed words around Slack markup: the literal parts are typed text (encoded), the interpolated
+ * parts are wire markup kept as is (`channelMention`, `userMention`… of slackWireFormat.ts).
+ *
+ * @example wire`subscribe daily-kpi ${channelMention('C0GROWTH1', 'growth')} at 09:00`
+ * // { wire: 'subscribe daily-kpi <#C0GROWTH1|growth> at 09:00' }
+ */
+export function wire(strings: TemplateStringsArray, ...markup: string[]): WireText {
+  return {
+    wire: strings.reduce(
+      (out, part, i) => out + encodeAsSlack(part, { surface: 'slash' }) + (i < markup.length ? markup[i] : ''),
+      '',
+    ),
+  };
+}
+
+/** What Slack sends for `text`: typed text encoded (`surface`, smart quotes as asked), wire text as is. */
+export function wireTextOf(text: SlackText, options: { surface: SlackSurface; smartQuotes?: boolean }): string {
+  return typeof text === 'string' ? encodeAsSlack(text, options) : text.wire;
+}
 
 export interface SignedRequestOptions {
   signingSecret: string;
@@ -46,14 +85,17 @@ export async function postSigned(url: string, body: string, options: SignedReque
 }
 
 export interface SlashCommand {
-  text: string;
+  /** What the person typed (encoded as Slack does, with should_escape) or wire text. */
+  text: SlackText;
+  /** The person's keyboard curls quotes (macOS, iOS). */
+  smartQuotes?: boolean;
   userId?: string;
   channelId?: string;
   responseUrl: string;
   triggerId?: string;
 }
 
-/** The form body of a `/pivot` slash command. */
+/** The form body of a `/pivot` slash command, its text in Slack's wire format. */
 export function slashCommandBody(command: SlashCommand): string {
   return new URLSearchParams({
     token: 'deprecated-verification-token',
@@ -64,7 +106,7 @@ export function slashCommandBody(command: SlashCommand): string {
     user_id: command.userId ?? 'U_ALICE',
     user_name: 'alice',
     command: '/pivot',
-    text: command.text,
+    text: wireTextOf(command.text, { surface: 'slash', ...(command.smartQuotes ? { smartQuotes: true } : {}) }),
     api_app_id: 'A_PIVOT',
     response_url: command.responseUrl,
     trigger_id: command.triggerId ?? `trigger-${Math.random().toString(36).slice(2)}`,

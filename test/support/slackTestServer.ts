@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { limitFor } from '../../src/slackapi/rateLimits.js';
+import { type SlackText, wireTextOf } from './slackRequests.js';
 import { WebSocketPeer } from './webSocketPeer.js';
 
 /** One Web API call as the server saw it: the method and its arguments (form or JSON, decoded). */
@@ -665,14 +666,18 @@ export class SlackTestServer {
   /**
    * A person's message, stored as Slack stores it (so the thread reads it back), and returned as
    * the `message` event Slack sends for it: `channel_type`, and for a reply `thread_ts` and
-   * `parent_user_id`. Mentions come as `app_mention` with `mention: true`.
+   * `parent_user_id`. `typed` is what the person typed, sent in Slack's wire format
+   * (`encodeAsSlack`; `smartQuotes` as a macOS or iOS keyboard types), or wire text as is. A
+   * mention (`mention: true`) comes as `app_mention`, its text starting with the bot's `<@U_BOT>`.
    */
   say(
     channel: string,
     user: string,
-    text: string,
-    options: { threadTs?: string; mention?: boolean } = {},
+    typed: SlackText,
+    options: { threadTs?: string; mention?: boolean; smartQuotes?: boolean } = {},
   ): Record<string, unknown> {
+    const encoded = wireTextOf(typed, { surface: 'message', ...(options.smartQuotes ? { smartQuotes: true } : {}) });
+    const text = options.mention ? `<@U_BOT> ${encoded}` : encoded;
     const ts = this.nextTs();
     const message: StoredMessage = { channel, ts, text, blocks: [], user };
     if (options.threadTs) message.threadTs = options.threadTs;

@@ -15,19 +15,29 @@ import {
   type MessageMetadata,
   type SlackGateway,
 } from '../../slackapi/index.js';
-import type { BotIdentity, ConversationMessage } from '../receiver/index.js';
+import type { BotIdentity, ConversationMessage, RecentKeys, TypedText } from '../receiver/index.js';
 import type { CommandContext } from './answers.js';
 import type { PivotCommands } from './PivotCommands.js';
 import { noticeMessage } from './screens/infoMessages.js';
+import { isChatter } from './threadChatter.js';
 
 export interface ConversationDeps {
   commands: PivotCommands;
   /** `/pivot <text>` through the router: a DM or a mention that is not a follow-up is answered as a command. */
-  pivot: (text: string, ctx: CommandContext) => Promise<void>;
+  pivot: (typed: TypedText, ctx: CommandContext) => Promise<void>;
   slack: SlackGateway;
   logger: Logger;
   bot: BotIdentity;
+  /**
+   * Who had their private hint in which thread (`hint:<channel>:<thread>:<user>`): a reply the
+   * bot cannot read gets at most one per person per thread. In memory, and across replicas in the
+   * PostgreSQL store's request keys when there are several.
+   */
+  hinted: RecentKeys;
 }
+
+/** How long a person's hint in a thread is remembered: past that, a thread's chatter may get one more. */
+export const HINT_MEMORY_MS = 30 * 24 * 60 * 60_000;
 
 /** Messages of a thread read at most (Slack pages of 200): a longer thread refines its last answer read. */
 const THREAD_PAGES = 5;
@@ -50,16 +60,21 @@ export async function converse(message: ConversationMessage, deps: ConversationD
   try {
     if (message.threadTs === undefined) {
       // A DM is answered in the DM; a mention in a thread under it.
-      return await deps.pivot(message.text, {
+      return await deps.pivot(message, {
         ...ctx,
         ...(message.source === 'mention' ? { threadTs: message.ts } : {}),
       });
     }
     const threadCtx = { ...ctx, threadTs: message.threadTs };
+    if (message.source === 'thread' && isChatter(message.text)) {
+      // "on it", "thanks!", ":+1:": people talking to each other, not to the bot (no hint either).
+      logger.info({ channel: message.channelId, thread: message.threadTs }, 'thread reply is chatter: no answer');
+      return;
+    }
     const parent = await threadQuery(message, deps);
     if (parent === undefined) {
       // Not one of the bot's answers: a mention or a DM there is a new question; a mere reply is not ours to read.
-      if (message.source !== 'thread') return await deps.pivot(message.text, threadCtx);
+      if (message.source !== 'thread') return await deps.pivot(message, threadCtx);
       logger.info(
         { channel: message.channelId, thread: message.threadTs },
         'reply in a thread without a query: ignored',
@@ -73,6 +88,10 @@ export async function converse(message: ConversationMessage, deps: ConversationD
       case 'why':
         return await commands.queries.explainFollowUp(answer.text, threadCtx);
       case 'unknown':
+        // People talk to each other in the bot's threads ("on it", ":+1:"): a plain reply the
+        // bot cannot read gets no public answer, only a private hint, once per person and thread.
+        // A DM or a mention is addressed to the bot, and answered whatever it says.
+        if (message.source === 'thread') return await hintOnce(message, answer, deps);
         return await commands.answers.tell(threadCtx, suggestionMessage(answer.message, answer.suggestions));
     }
   } catch (error) {
@@ -84,6 +103,33 @@ export async function converse(message: ConversationMessage, deps: ConversationD
       )
       .catch(() => undefined);
   }
+}
+
+/**
+ * The private hint for a reply in the bot's thread that reads as no query or follow-up: the
+ * suggestions, seen by its author only (`chat.postEphemeral` in the thread), at most once per person
+ * per thread; afterwards such replies get nothing.
+ */
+async function hintOnce(
+  message: ConversationMessage,
+  unread: { message: string; suggestions: readonly string[] },
+  deps: ConversationDeps,
+): Promise<void> {
+  const threadTs = message.threadTs as string;
+  const where = { channel: message.channelId, thread: threadTs, userId: message.userId };
+  if (await deps.hinted.seenBefore(`hint:${message.channelId}:${threadTs}:${message.userId}`)) {
+    deps.logger.info(where, 'thread reply not read as a question: no answer (hinted before)');
+    return;
+  }
+  deps.logger.info(where, 'thread reply not read as a question: private hint');
+  await deps.slack.ephemeral(message.channelId, message.userId, quietHintMessage(unread, deps.bot), { threadTs });
+}
+
+/** The hint: what was not read, what works here (escaped as `suggestionMessage` escapes them), and that only its reader sees it. */
+export function quietHintMessage(unread: { message: string; suggestions: readonly string[] }, bot: BotIdentity) {
+  const me = bot.botUserId ? `<@${bot.botUserId}>` : 'me';
+  const note = `_Only you see this, once in this thread: I stay quiet on replies here that are not a question for me. Mention ${me} to ask me anything._`;
+  return noticeMessage(`${suggestionText(unread.message, unread.suggestions)}\n${note}`);
 }
 
 /**
@@ -160,7 +206,12 @@ export function compareTs(a: string, b: string): number {
  * query). Both quote the reply, so both are escaped: a `<!here>` in it notifies no one again.
  */
 export function suggestionMessage(message: string, suggestions: readonly string[]) {
+  return noticeMessage(suggestionText(message, suggestions));
+}
+
+/** The mrkdwn of `suggestionMessage`: what was echoed is escaped, so it can notify no one. */
+function suggestionText(message: string, suggestions: readonly string[]): string {
   const code = (s: string) => `\`${escapeMrkdwn(s.replace(/`/g, "'"))}\``;
   const tries = suggestions.length > 0 ? `\nTry: ${suggestions.map(code).join(' · ')}` : '';
-  return noticeMessage(`:grey_question: ${escapeMrkdwn(message)}${tries}`);
+  return `:grey_question: ${escapeMrkdwn(message)}${tries}`;
 }

@@ -14,15 +14,17 @@ import {
   type SharedKeys,
   type SlackAction,
   type SlackEvent,
+  type TypedText,
   type ViewAnswer,
   type ViewSubmission,
 } from '../receiver/index.js';
 import { alertAction } from './alertActions.js';
 import type { CommandContext } from './answers.js';
 import { type HomeDeps, publishHome } from './appHome.js';
-import { converse } from './Conversation.js';
+import { converse, HINT_MEMORY_MS } from './Conversation.js';
+import { commandOf } from './commandOf.js';
 import type { PivotCommands } from './PivotCommands.js';
-import { parseSlashCommand, type SlashCommand } from './parseSlashCommand.js';
+import type { SlashCommand } from './parseSlashCommand.js';
 import { QUERY_BLOCKS, QUERY_MODAL_CALLBACK } from './queryModalFields.js';
 import { reportButton } from './reportButtons.js';
 import { SCHEDULE_BLOCKS, SCHEDULE_MODAL_CALLBACK } from './scheduleModal.js';
@@ -102,13 +104,16 @@ export function slackRouter(deps: RouterDeps): SlackRouter {
     why: (command, _text, ctx) => queries.why(command.text, ctx),
     query: (command, text, ctx) => queries.query(command.text || text, ctx),
   };
-  /** `/pivot <text>` (also a DM or a mention): never throws; failures become a private error message. */
-  const pivot = async (text: string, ctx: CommandContext): Promise<void> => {
+  /**
+   * `/pivot <text>` (also a DM or a mention), decoded by the receiver: never throws; failures
+   * become a private error message.
+   */
+  const pivot = async (typed: TypedText, ctx: CommandContext): Promise<void> => {
     try {
-      const command = parseSlashCommand(text);
-      await (subcommands[command.kind] as Subcommand<SlashCommand['kind']>)(command, text, ctx);
+      const command = commandOf(typed);
+      await (subcommands[command.kind] as Subcommand<SlashCommand['kind']>)(command, typed.text, ctx);
     } catch (error) {
-      await answers.reportFailure(error, text, ctx);
+      await answers.reportFailure(error, typed.text, ctx);
     }
   };
 
@@ -145,11 +150,14 @@ export function slackRouter(deps: RouterDeps): SlackRouter {
     [WATCH_MODAL_CALLBACK]: { judge: (s) => watches.submit(s, track), errorBlock: WATCH_BLOCKS.name },
   };
 
+  // Who had their private hint in which thread (Conversation.ts): in memory, and in the store's
+  // request keys across replicas.
+  const hinted = new RecentKeys(HINT_MEMORY_MS, 10_000, Date.now, deps.shared);
   const routes = {
     command: {
       once: (c) => `cmd:${c.triggerId || `${c.userId}:${c.text}:${c.responseUrl}`}`,
       run: (c) =>
-        pivot(c.text, {
+        pivot(c, {
           userId: c.userId,
           channelId: c.channelId,
           responseUrl: c.responseUrl,
@@ -161,7 +169,7 @@ export function slackRouter(deps: RouterDeps): SlackRouter {
       // A retry, and the message event Slack sends beside an app_mention, share channel and ts.
       once: (m) => `msg:${m.channelId}:${m.ts}`,
       run: ({ type: _type, retryNum: _retry, ...message }) =>
-        converse(message, { commands, pivot, slack: deps.gateway, logger, bot: deps.bot }),
+        converse(message, { commands, pivot, slack: deps.gateway, logger, bot: deps.bot, hinted }),
     } satisfies Route<Input<'message'>>,
   };
   const routeOf = (event: SlackEvent) =>

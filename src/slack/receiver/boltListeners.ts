@@ -1,12 +1,15 @@
 /**
  * Bolt's listeners: one per kind of Slack input, each acknowledging at once and handing the input
  * on as plain data. They decide nothing about what an input means (that is the app's router,
- * `src/slack/app/router.ts`); they only drop what pivotbot must not read (`conversationEvents.ts`).
+ * `src/slack/app/router.ts`); they only drop what pivotbot must not read (`conversationEvents.ts`)
+ * and decode what people typed from Slack's wire format (`typedText.ts`). Modal values are handed
+ * on as Slack sent them: a `plain_text_input` value is the typed text already.
  */
 import type bolt from '@slack/bolt';
 import type { BotIdentity } from './conversationEvents.js';
 import { conversationMessageOf } from './conversationEvents.js';
 import type { ReceiverSink, SlackAction, ViewAnswer } from './slackReceiver.js';
+import { typedTextOf } from './typedText.js';
 
 /**
  * How long a submission waits for the bot's verdict: Slack closes the request at 3 s, and the
@@ -33,7 +36,8 @@ export function listen(app: bolt.App, sink: ReceiverSink, bot: BotIdentity): voi
     await ack();
     sink.event({
       type: 'command',
-      text: command.text ?? '',
+      // Slack's wire text (entities, links, references, emoji) decoded here, once.
+      ...typedTextOf(command.text ?? ''),
       userId: command.user_id,
       channelId: command.channel_id,
       responseUrl: command.response_url,

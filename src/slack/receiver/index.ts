@@ -23,6 +23,7 @@ export type {
   ViewSubmission,
 } from './slackReceiver.js';
 export { defaultReceiverEntry, startThreadedReceiver } from './threadedReceiver.js';
+export { type TypedText, typedTextOf } from './typedText.js';
 
 import type { ReceiverSettings, ReceiverSink, StartedReceiver } from './slackReceiver.js';
 

@@ -15,6 +15,7 @@ import { AckTimes } from './ackTimes.js';
 import { listen } from './boltListeners.js';
 import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
 import type { ConversationMessage } from './conversationEvents.js';
+import type { TypedText } from './typedText.js';
 
 const { App } = bolt;
 
@@ -24,14 +25,14 @@ const { App } = bolt;
  * router's to decide (`src/slack/app/router.ts`).
  */
 export type SlackEvent =
-  | {
+  | ({
+      /** `/pivot <text>`: the text decoded from Slack's wire format both ways (`typedText.ts`). */
       type: 'command';
-      text: string;
       userId: string;
       channelId: string;
       responseUrl: string;
       triggerId?: string;
-    }
+    } & TypedText)
   | SlackAction
   | { type: 'homeOpened'; userId: string }
   | ({

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { ADMIN, BotHarness } from '../../support/botHarness.js';
 import { eventually } from '../../support/eventually.js';
 import { failNextThreadUpload, secondsReport, writeReports } from '../../support/scheduledReports.js';
+import { wire } from '../../support/slackRequests.js';
 import type { StoredMessage } from '../../support/slackTestServer.js';
+import { channelMention } from '../../support/slackWireFormat.js';
 
 const CHANNEL = 'C0GENERAL1';
 const CSV_CHANNEL = 'C0MARKET01';
@@ -102,7 +104,9 @@ describe('scheduled digests', () => {
     slack.userZones.set(ADMIN, 'America/Sao_Paulo');
     const other = 'C0MARKET01';
     const inOther = () => digests(slack.messages, 'every-two').filter((m) => m.channel === other);
-    const { hook } = await harness.command('subscribe every-two <#C0MARKET01|marketing>', { user: ADMIN });
+    const { hook } = await harness.command(wire`subscribe every-two ${channelMention('C0MARKET01', 'marketing')}`, {
+      user: ADMIN,
+    });
     const answer = await harness.waitForHook(hook);
     expect(answer).toContain('Subscribed');
     // The next three posts, in the subscriber's own zone.
@@ -122,7 +126,10 @@ describe('scheduled digests', () => {
     const { hook: history } = await harness.command('history every-two', { user: ADMIN });
     expect(await harness.waitForHook(history)).toMatch(/slot \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
 
-    const { hook: off } = await harness.command('unsubscribe every-two <#C0MARKET01|marketing>', { user: ADMIN });
+    const { hook: off } = await harness.command(
+      wire`unsubscribe every-two ${channelMention('C0MARKET01', 'marketing')}`,
+      { user: ADMIN },
+    );
     expect(await harness.waitForHook(off)).toContain('no longer gets');
     // The report's own channel goes on; the unsubscribed one gets nothing more once a slot already
     // running there has finished: measured over the report channel's next slots, not a sleep.

@@ -96,15 +96,26 @@ describe('asking again in the thread, over signed HTTP', () => {
     expect(names.some((name) => name.endsWith('.csv'))).toBe(true);
   });
 
-  it('an unreadable reply gets suggestions that work here, never a guessed query', async () => {
+  it('an unreadable reply gets no public answer: its author gets the suggestions privately, once per thread', async () => {
     const parent = await answer('installs by country yesterday');
-    const runs = slack().callsTo('chat.postMessage').length;
-    const suggestion = await reply(CHANNEL, parent.ts, 'make it blue please');
-    expect(text(suggestion.blocks)).toContain('Try:');
-    expect(text(suggestion.blocks)).toContain('by source');
-    expect(suggestion.metadata).toBeUndefined();
-    // Only the suggestion was posted: no query ran.
-    expect(slack().callsTo('chat.postMessage').length).toBe(runs + 1);
+    const posted = slack().callsTo('chat.postMessage').length;
+    const hints = () =>
+      slack()
+        .callsTo('chat.postEphemeral')
+        .filter((c) => c.args.thread_ts === parent.ts);
+    await bot().event(slack().say(CHANNEL, ASKER, 'make it blue please', { threadTs: parent.ts }));
+    await slack().waitFor(() => hints().length === 1, 30_000, 'the private hint');
+    const [hint] = hints();
+    expect(hint?.args.user).toBe(ASKER);
+    expect(text(hint?.args.blocks)).toContain('Try:');
+    expect(text(hint?.args.blocks)).toContain('by source');
+    // A second unreadable reply from the same person: nothing at all. A readable one, sent last, is
+    // answered; once it is in, the second had its turn.
+    await bot().event(slack().say(CHANNEL, ASKER, 'still blue?', { threadTs: parent.ts }));
+    await reply(CHANNEL, parent.ts, 'top 2');
+    expect(hints()).toHaveLength(1);
+    // Only the answer to `top 2` was posted: no query ran for the chatter, nothing public.
+    expect(slack().callsTo('chat.postMessage').length).toBe(posted + 1);
   });
 
   it("a reply under a digest refines the digest's report query", async () => {
@@ -149,7 +160,7 @@ describe('asking again in the thread, over signed HTTP', () => {
   });
 
   it('@pivotbot <question> in a channel is answered in a thread under the mention, once', async () => {
-    const mention = slack().say(CHANNEL, ASKER, '<@U_BOT> spend by platform yesterday', { mention: true });
+    const mention = slack().say(CHANNEL, ASKER, 'spend by platform yesterday', { mention: true });
     // Slack also sends the channel's message event for the same message: it must not answer twice.
     await bot().event({ ...mention, type: 'message', channel_type: 'channel' });
     await bot().event(mention);
@@ -157,7 +168,7 @@ describe('asking again in the thread, over signed HTTP', () => {
     await slack().waitFor(() => botReplies(CHANNEL, ts).length > 0, 30_000, 'the answer under the mention');
     expect(firstLine(botReplies(CHANNEL, ts)[0])).toContain('spend by appPlatform');
     // The thread is the asker's (the mention is its parent): a follow-up there mentions the bot again.
-    const byCountry = await reply(CHANNEL, ts, '<@U_BOT> by country', { mention: true });
+    const byCountry = await reply(CHANNEL, ts, 'by country', { mention: true });
     expect(firstLine(byCountry)).toContain('spend by countryCode');
     expect(botReplies(CHANNEL, ts)).toHaveLength(2);
   });

@@ -58,7 +58,15 @@ describe('conversationMessageOf: what the bot may read', () => {
         },
         bot,
       ),
-    ).toEqual({ source: 'mention', text: 'hey by source', userId: 'U1', channelId: 'C1', ts: '3.0', threadTs: '1.0' });
+    ).toEqual({
+      source: 'mention',
+      text: 'hey by source',
+      commandText: 'hey by source',
+      userId: 'U1',
+      channelId: 'C1',
+      ts: '3.0',
+      threadTs: '1.0',
+    });
   });
 
   it('treats a message whose thread_ts is its own ts as top-level (a parent with replies)', () => {
@@ -77,6 +85,72 @@ describe('conversationMessageOf: what the bot may read', () => {
   it('without the bot identity, leaves replies to be checked when the thread is read', () => {
     expect(conversationMessageOf({ ...reply, text: 'x', thread_ts: '1.0' }, {})?.source).toBe('thread');
     expect(withoutMention('<@U9> cpi by country', {})).toBe('cpi by country');
+  });
+});
+
+describe('conversationMessageOf: what was typed, decoded at the door', () => {
+  it('decodes entities, links, emoji and smart quotes of a reply', () => {
+    const event = {
+      ...reply,
+      thread_ts: '1.0',
+      parent_user_id: 'UBOT',
+      text: '“only” installs &gt; 100 for <http://com.pub0.app|com.pub0.app> :pray:',
+    };
+    expect(conversationMessageOf(event, bot)).toMatchObject({
+      text: '"only" installs > 100 for com.pub0.app',
+      commandText: '"only" installs > 100 for com.pub0.app',
+    });
+  });
+
+  it('drops references from the query text and keeps them for the command grammar', () => {
+    const dm = { type: 'message', channel_type: 'im', channel: 'D1', user: 'U1', ts: '2.0' };
+    expect(conversationMessageOf({ ...dm, text: 'subscribe daily-kpi <#C1|growth> <!here>' }, bot)).toMatchObject({
+      text: 'subscribe daily-kpi',
+      commandText: 'subscribe daily-kpi <#C1|growth> <!here>',
+    });
+  });
+
+  it("takes the bot's mention out of both", () => {
+    const mention = { type: 'app_mention', channel: 'C1', user: 'U1', ts: '2.0', text: '<@UBOT> cpi by <@U2>' };
+    expect(conversationMessageOf(mention, bot)).toMatchObject({ text: 'cpi by', commandText: 'cpi by <@U2>' });
+  });
+
+  it('reads the rich_text blocks of a message whose text is empty', () => {
+    const blocks = [
+      {
+        type: 'rich_text',
+        elements: [
+          {
+            type: 'rich_text_section',
+            elements: [
+              { type: 'text', text: 'installs > 100 ' },
+              { type: 'link', url: 'http://com.pub0.app', text: 'com.pub0.app' },
+              { type: 'emoji', name: 'pray' },
+            ],
+          },
+        ],
+      },
+    ];
+    const dm = { type: 'message', channel_type: 'im', channel: 'D1', user: 'U1', ts: '2.0', text: '', blocks };
+    expect(conversationMessageOf(dm, bot)?.text).toBe('installs > 100 com.pub0.app');
+  });
+
+  it('reads a file share for its text, and drops one without a word', () => {
+    const share = { ...reply, thread_ts: '1.0', parent_user_id: 'UBOT', subtype: 'file_share', files: [{ id: 'F1' }] };
+    expect(conversationMessageOf({ ...share, text: 'by source' }, bot)?.text).toBe('by source');
+    expect(conversationMessageOf({ ...share, text: '' }, bot)).toBeUndefined();
+    expect(conversationMessageOf({ ...share, text: ':+1:' }, bot)).toBeUndefined();
+  });
+
+  it("takes a broadcast reply's parent author from its root when parent_user_id is missing", () => {
+    const broadcast = { ...reply, text: 'by source', thread_ts: '1.0', subtype: 'thread_broadcast' };
+    expect(conversationMessageOf({ ...broadcast, root: { user: 'UBOT' } }, bot)?.source).toBe('thread');
+    expect(conversationMessageOf({ ...broadcast, root: { user: 'U2' } }, bot)).toBeUndefined();
+  });
+
+  it('drops hidden events whatever their subtype', () => {
+    const hidden = { ...reply, text: 'x', thread_ts: '1.0', parent_user_id: 'UBOT', hidden: true };
+    expect(conversationMessageOf(hidden, bot)).toBeUndefined();
   });
 });
 
