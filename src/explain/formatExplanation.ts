@@ -1,5 +1,15 @@
 import type { Driver, Explanation } from './types.js';
 import { describeWhere } from './where.js';
+import {
+  decimals,
+  mechanism,
+  percentText,
+  type RatioWords,
+  ratioValue,
+  ratioWords,
+  shownParts,
+  signedAmount,
+} from './words.js';
 
 /**
  * The `--json` shape of the contract: `{metric,current,baseline,change,diffuse,queries,partial,
@@ -23,30 +33,47 @@ export function explanationJson(explanation: Explanation): object {
       share: d.share,
       ...(d.mix === undefined ? {} : { mix: d.mix }),
       ...(d.rate === undefined ? {} : { rate: d.rate }),
+      ...(d.standsOut === undefined ? {} : { standsOut: d.standsOut }),
+      ...(d.volumeShare === undefined ? {} : { volumeShare: d.volumeShare }),
+      ...(d.elsewhere === undefined ? {} : { elsewhere: d.elsewhere }),
     })),
+    ...(explanation.offset ? { offset: true } : {}),
     explored,
     notes,
   };
 }
 
 /**
- * A short readable ranking: a headline naming the first driver (none when diffuse), the drivers
- * with their shares (and mix/rate for a ratio), then the notes and the queries used.
+ * A short readable ranking: a headline naming the first driver (none when diffuse) and, for a ratio,
+ * its mechanism in words (mix, rate or both); the drivers with their shares; moves that cancel out
+ * ("no net change: US +501 offset by BR −500"); then the notes and the queries used.
  *
  * @example formatExplanation(why) // "installs −16.5 % (139 → 116): countryCode=BR · source=Vungle −38 (72 % of the change)\n…"
  */
 export function formatExplanation(explanation: Explanation): string {
   const { metric, current, baseline, change, drivers, diffuse } = explanation;
-  const moved = `${metric} ${percent(change, baseline)} (${number(baseline)} → ${number(current)})`;
+  const ratio = drivers.some((d) => d.mix !== undefined);
+  const words = ratio ? ratioWords(metric) : undefined;
+  const value = (x: number) => (words === undefined ? number(x) : ratioValue(x, words.unit));
+  const moved = `${metric} ${percent(change, baseline)} (${value(baseline)} → ${value(current)})`;
   const top = drivers[0];
   const lines: string[] = [];
+  const standing = drivers.filter((d) => d.standsOut !== false);
   if (drivers.length === 0) lines.push(moved);
+  else if (explanation.offset === true) lines.push(`${moved}: ${offsetText(drivers, words)}`);
   else if (diffuse) lines.push(`${moved}: diffuse, no small set of segments explains it`);
-  else if (top !== undefined)
-    lines.push(`${moved}: ${describeWhere(top.where)} ${signed(top.contribution)} (${share(top)} of the change)`);
+  else if (top !== undefined) lines.push(`${moved}: ${headline(top, words)}`);
   if (drivers.length > 0) {
-    lines.push(diffuse ? 'Largest pieces (none stands out):' : 'Drivers:');
-    for (const [i, d] of drivers.entries()) lines.push(`  ${i + 1}. ${driverLine(d)}`);
+    const title =
+      explanation.offset === true
+        ? 'Moves that cancel out:'
+        : !diffuse
+          ? 'Drivers:'
+          : standing.length === 0
+            ? 'Largest pieces (none stands out):'
+            : 'Segments that stand out, explaining too little together:';
+    lines.push(title);
+    for (const [i, d] of drivers.entries()) lines.push(`  ${i + 1}. ${driverLine(d, words)}`);
   }
   for (const note of explanation.notes) lines.push(`Note: ${note}`);
   const { dimensions, of } = explanation.explored;
@@ -56,14 +83,36 @@ export function formatExplanation(explanation: Explanation): string {
   return `${lines.join('\n')}\n`;
 }
 
-function driverLine(d: Driver): string {
+/** The first driver: its mechanism leads for a ratio, then its amount and share. */
+function headline(d: Driver, words: RatioWords | undefined): string {
+  const how = words === undefined ? undefined : mechanism(d, words);
+  if (how === undefined || words === undefined)
+    return `${describeWhere(d.where)} ${signed(d.contribution)} (${share(d)} of the change)`;
+  return `${how} (${signedAmount(shownParts(d).contribution, decimals(d.contribution), words.unit)}, ${share(d)} of the change)`;
+}
+
+/** `no net change: countryCode=US +501 offset by countryCode=BR −500`. */
+function offsetText(drivers: readonly Driver[], words: RatioWords | undefined): string {
+  const amount = (d: Driver) =>
+    words === undefined ? signed(d.contribution) : signedAmount(d.contribution, decimals(d.contribution), words.unit);
+  const [a, b] = [...drivers].sort((x, y) => y.contribution - x.contribution);
+  if (a === undefined || b === undefined) return 'no net change';
+  return `no net change: ${describeWhere(a.where)} ${amount(a)} offset by ${describeWhere(b.where)} ${amount(b)}`;
+}
+
+function driverLine(d: Driver, words: RatioWords | undefined): string {
+  const how = words === undefined ? undefined : mechanism(d, words);
+  if (how !== undefined && words !== undefined) {
+    const amount = signedAmount(shownParts(d).contribution, decimals(d.contribution), words.unit);
+    return `${describeWhere(d.where)} ${amount} (${share(d)} of the change): ${how}`;
+  }
   const parts = [`${share(d)} of the change`];
   if (d.mix !== undefined && d.rate !== undefined) parts.push(`mix ${signed(d.mix)}, rate ${signed(d.rate)}`);
   parts.push(`${number(d.baseline)} → ${number(d.current)}`);
   return `${describeWhere(d.where)} ${signed(d.contribution)} (${parts.join('; ')})`;
 }
 
-const share = (d: Driver): string => `${Math.round(d.share * 100)} %`;
+const share = (d: Driver): string => percentText(d.share);
 
 function percent(change: number, baseline: number): string {
   if (baseline === 0) return change === 0 ? '±0 %' : `${signed(change)} (from 0)`;
@@ -71,17 +120,15 @@ function percent(change: number, baseline: number): string {
   return `${p > 0 ? '+' : p < 0 ? '−' : '±'}${Math.abs(p).toFixed(1)} %`;
 }
 
+/** A signed number; ± only for an exact 0 (a small non-zero piece keeps its sign and two significant digits). */
 function signed(x: number): string {
-  const text = number(Math.abs(x));
-  return `${/^[0.,]+$/.test(text) ? '±' : x > 0 ? '+' : '−'}${text}`;
+  return `${x > 0 ? '+' : x < 0 ? '−' : '±'}${number(Math.abs(x))}`;
 }
 
-/** Plain digits, deterministic whatever the machine's locale: grouping and 0–3 decimals by size. */
+/** Plain digits, deterministic whatever the machine's locale: grouping, and decimals by size (see decimals). */
 function number(x: number): string {
-  const abs = Math.abs(x);
-  const digits = abs >= 100 ? 0 : abs >= 1 ? 2 : abs === 0 ? 0 : 3;
-  const text = abs.toLocaleString('en-US', {
-    maximumFractionDigits: digits,
+  const text = Math.abs(x).toLocaleString('en-US', {
+    maximumFractionDigits: decimals(x),
     minimumFractionDigits: 0,
     useGrouping: true,
   });

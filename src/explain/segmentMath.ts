@@ -1,4 +1,16 @@
+import type { PartNoise } from './noise.js';
 import type { GroupRow, Measure, Where } from './types.js';
+
+/** A segment's sums, both periods (den 0 for an additive metric). */
+export interface Parts {
+  readonly n0: number;
+  readonly n1: number;
+  readonly d0: number;
+  readonly d1: number;
+}
+
+/** Relative precision of the data: sums of floats that differ by less than this are equal. */
+export const PRECISION = 1e-9;
 
 /**
  * The whole's figures both periods, from which every segment is measured. For an additive metric
@@ -17,10 +29,10 @@ export interface Frame {
   readonly change: number;
   /** baseline + current volume: |num| for additive, den for a ratio. */
   readonly volume: number;
-  /** The measures are counts or amounts, whose noise grows with their size (`ExplainRequest.counts`, `amounts`). */
-  readonly counts?: boolean;
-  /** How many times Poisson's variance the counts vary by (see `countDispersion`); 1 when absent. */
-  readonly dispersion?: number;
+  /** Below this a change or a contribution is 0: the data's precision (1e-14 float sums are not moves). */
+  readonly epsilon: number;
+  /** The parts' noise, measured on the scans (see noise.ts); absent for a source that knows nothing of its units. */
+  readonly noise?: { readonly num?: PartNoise; readonly den?: PartNoise };
 }
 
 /** One segment measured against the frame. */
@@ -38,24 +50,28 @@ export interface Segment {
   /** Which of the segment's ratios is undefined (its denominator is 0); shown as 0. */
   readonly undefinedRatio?: 'current' | 'baseline' | 'both';
   /** The segment's own sums, both periods (den 0 for an additive metric). */
-  readonly parts: { readonly n0: number; readonly n1: number; readonly d0: number; readonly d1: number };
+  readonly parts: Parts;
 }
 
 const den = (m: Measure): number => m.den ?? 0;
 
-/** Sums rows into the frame of the whole. */
-export function frameOf(kind: 'additive' | 'ratio', scale: number, rows: readonly GroupRow[], counts = false): Frame {
+/** Sums rows into the frame of the whole (no noise model: see `withNoise`). */
+export function frameOf(kind: 'additive' | 'ratio', scale: number, rows: readonly GroupRow[]): Frame {
   let n0 = 0;
   let n1 = 0;
   let d0 = 0;
   let d1 = 0;
+  let magnitude = 0;
   for (const row of rows) {
     n0 += row.baseline.num;
     n1 += row.current.num;
     d0 += den(row.baseline);
     d1 += den(row.current);
+    magnitude += Math.abs(row.baseline.num) + Math.abs(row.current.num);
   }
   if (kind === 'additive') {
+    const change = n1 - n0;
+    const epsilon = PRECISION * magnitude;
     return {
       kind,
       scale,
@@ -65,14 +81,16 @@ export function frameOf(kind: 'additive' | 'ratio', scale: number, rows: readonl
       d1,
       baseline: n0,
       current: n1,
-      change: n1 - n0,
+      change: Math.abs(change) <= epsilon ? 0 : change,
       volume: Math.abs(n0) + Math.abs(n1),
-      ...(counts ? { counts } : {}),
+      epsilon,
     };
   }
   // An undefined whole ratio is reported as 0 with a note by the caller (explain stops there).
   const baseline = d0 === 0 ? 0 : (scale * n0) / d0;
   const current = d1 === 0 ? 0 : (scale * n1) / d1;
+  const change = current - baseline;
+  const epsilon = PRECISION * (Math.abs(baseline) + Math.abs(current));
   return {
     kind,
     scale,
@@ -82,11 +100,19 @@ export function frameOf(kind: 'additive' | 'ratio', scale: number, rows: readonl
     d1,
     baseline,
     current,
-    change: current - baseline,
+    change: Math.abs(change) <= epsilon ? 0 : change,
     volume: Math.abs(d0) + Math.abs(d1),
-    ...(counts ? { counts } : {}),
+    epsilon,
   };
 }
+
+/** The rest of the whole besides a segment's parts (or of `within`, a parent holding it). */
+export function complementParts(of: Parts, within: Parts): Parts {
+  return { n0: within.n0 - of.n0, n1: within.n1 - of.n1, d0: within.d0 - of.d0, d1: within.d1 - of.d1 };
+}
+
+/** The whole's parts. */
+export const wholeParts = (frame: Frame): Parts => ({ n0: frame.n0, n1: frame.n1, d0: frame.d0, d1: frame.d1 });
 
 /**
  * Measures one segment. Additive: contribution = current − baseline. Ratio (centred Kitagawa, with
@@ -98,7 +124,7 @@ export function measureSegment(frame: Frame, where: Where, row: GroupRow): Segme
   const n0 = row.baseline.num;
   const n1 = row.current.num;
   if (frame.kind === 'additive') {
-    const contribution = n1 - n0;
+    const contribution = atPrecision(n1 - n0, frame);
     return {
       where,
       current: n1,
@@ -115,11 +141,11 @@ export function measureSegment(frame: Frame, where: Where, row: GroupRow): Segme
   const r0 = frame.baseline;
   const w0 = d0 / frame.d0;
   const w1 = d1 / frame.d1;
-  const contribution = scale * (n1 / frame.d1 - n0 / frame.d0) - r0 * (w1 - w0);
+  const contribution = atPrecision(scale * (n1 / frame.d1 - n0 / frame.d0) - r0 * (w1 - w0), frame);
   const c0 = d0 === 0 ? undefined : (scale * n0) / d0;
   const c1 = d1 === 0 ? undefined : (scale * n1) / d1;
   const base = c0 ?? c1;
-  const mix = base === undefined ? 0 : (w1 - w0) * (base - r0);
+  const mix = base === undefined ? 0 : atPrecision((w1 - w0) * (base - r0), frame);
   const rate = contribution - mix;
   const shifted = frame.d0 + (d1 - d0);
   const power = shifted === 0 ? contribution : scale * ((frame.n0 + (n1 - n0)) / shifted - frame.n0 / frame.d0);
@@ -139,51 +165,7 @@ export function measureSegment(frame: Frame, where: Where, row: GroupRow): Segme
   };
 }
 
-/**
- * The share of `parent`'s contribution that `child` would have had had it moved like its parent
- * (its baseline parts times the parent's own factors, numerator and denominator apart): the
- * child's baseline share of the parent for an additive metric; for a ratio it also weighs how far
- * the child's ratio is from the whole's. Undefined when the parent has no baseline to scale.
- */
-export function evenMoveShare(frame: Frame, parent: Segment, child: Segment): number | undefined {
-  const p = parent.parts;
-  const c = child.parts;
-  if (parent.contribution === 0 || p.n0 === 0 || (frame.kind === 'ratio' && p.d0 === 0)) return undefined;
-  const num = (c.n0 * p.n1) / p.n0;
-  const even: GroupRow =
-    frame.kind === 'ratio'
-      ? { where: child.where, baseline: { num: c.n0, den: c.d0 }, current: { num, den: (c.d0 * p.d1) / p.d0 } }
-      : { where: child.where, baseline: { num: c.n0 }, current: { num } };
-  return measureSegment(frame, child.where, even).contribution / parent.contribution;
-}
-
-/** The parent's pieces other than `child`, together, measured as one segment (its parts subtracted). */
-export function restOf(frame: Frame, parent: Segment, child: Segment): Segment {
-  const p = parent.parts;
-  const c = child.parts;
-  const where = { ...parent.where };
-  const rest: GroupRow =
-    frame.kind === 'ratio'
-      ? { where, baseline: { num: p.n0 - c.n0, den: p.d0 - c.d0 }, current: { num: p.n1 - c.n1, den: p.d1 - c.d1 } }
-      : { where, baseline: { num: p.n0 - c.n0 }, current: { num: p.n1 - c.n1 } };
-  return measureSegment(frame, where, rest);
-}
-
-/**
- * How far a segment moved relatively beyond the whole's own move: |part₁ / (part₀ · whole₁/whole₀) − 1|
- * for the numerator (and for a ratio the denominator too, the larger of the two). Infinite for a
- * part that appears from nothing; 0 for a whole that had nothing in the baseline.
- */
-export function relativeMove(frame: Frame, segment: Segment): number {
-  const move = (p0: number, p1: number, w0: number, w1: number) =>
-    w0 === 0 || w1 === 0
-      ? 0
-      : p0 === 0
-        ? p1 === 0
-          ? 0
-          : Number.POSITIVE_INFINITY
-        : Math.abs(p1 / (p0 * (w1 / w0)) - 1);
-  const { n0, n1, d0, d1 } = segment.parts;
-  const num = move(n0, n1, frame.n0, frame.n1);
-  return frame.kind === 'ratio' ? Math.max(num, move(d0, d1, frame.d0, frame.d1)) : num;
+/** 0 for a value within the data's precision (frame.epsilon), else the value. */
+export function atPrecision(value: number, frame: Pick<Frame, 'epsilon'>): number {
+  return Math.abs(value) <= frame.epsilon ? 0 : value;
 }

@@ -1,162 +1,149 @@
-import type { Frame, Segment } from './segmentMath.js';
+import { dispersionFor, median, noiseSigmas, type PartNoise, partZ } from './noise.js';
+import { complementParts, type Frame, type Parts, type Segment } from './segmentMath.js';
 
-/** A driver's segment must have moved at least this much more (relatively) than its siblings' median. */
+/** A segment must have moved at least this much more (relatively) than the rest it is compared with. */
 export const MIN_RELATIVE_DEVIATION = 0.1;
-/** …and by more than this many median absolute deviations of its siblings (volume-standardised). */
+/** Among many siblings and without a noise model: beyond this many median absolute deviations of theirs. */
 export const MAD_FACTOR = 4;
+/** The siblings' test applies from this many other values on (it cannot work for two to six values). */
+export const MAD_MIN_SIBLINGS = 7;
+
+/** Against what a segment is compared, and among how many it was picked. */
+export interface Gate {
+  /** The parts of what holds the segment: the whole for a scan, the parent for a drilled piece. */
+  readonly within: Parts;
+  /** How many segments were compared (raises the noise bar, see noiseSigmas). */
+  readonly compared: number;
+  /** The other segments of its group-by (for the siblings' test without a noise model). */
+  readonly siblings: readonly Segment[];
+  /** The direction a driver must push: the change's sign (or, for offsets, the side looked at). */
+  readonly direction: number;
+}
 
 /**
- * Whether `segment` stands out among the other segments of its group-by: a change spread evenly
- * (every segment moving alike) or noise has no segment standing out. Each segment's movement is
- * its contribution per unit of its share of the whole's volume, relative to the whole (r), standardised by
- * the square root of the volume share (z), as counts' noise shrinks with volume. The segment stands
- * out when, in the direction of the change, r exceeds the siblings' median r by
- * MIN_RELATIVE_DEVIATION (10 points) and z exceeds the siblings' median z by MAD_FACTOR median absolute
- * deviations. A dimension with a single value never stands out.
+ * Whether a segment stands out: it pushed in the gate's direction, and one of its parts (the value;
+ * for a ratio its numerator, its denominator or the ratio itself) moved at least
+ * MIN_RELATIVE_DEVIATION differently from the rest it is compared with and, where the frame has a
+ * noise model for that part, beyond its noise (noiseSigmas of the number compared). Without a noise
+ * model, a segment of a group-by with many values must also stand out among its siblings (the
+ * median-absolute-deviation test). A segment with no volume can stand out (spend and no installs).
  */
-export function standsOut(frame: Frame, segment: Segment, siblings: readonly Segment[]): boolean {
-  const direction = Math.sign(frame.change);
-  // Volume shares of the whole (not of the siblings), so a drilled piece is measured as itself.
+export function standsOut(frame: Frame, segment: Segment, gate: Gate): boolean {
+  if (gate.direction * segment.contribution <= 0) return false;
+  const rest = complementParts(segment.parts, gate.within);
+  const dimensions = Object.keys(segment.where);
+  const bar = noiseSigmas(gate.compared);
+  const p = segment.parts;
+  // Which way a part must have moved (against the rest) to push the metric the gate's way: the
+  // numerator up for a rise; a ratio's denominator down (its own ratio) or toward a segment whose
+  // ratio is on the change's side of the whole's (mix).
+  const mixes = gate.direction * (segment.mix ?? 0) > 0;
+  const num = partMoved(p.n0, p.n1, rest.n0, rest.n1, frame.noise?.num, dimensions, bar, mixes ? 0 : gate.direction);
+  const den =
+    frame.kind === 'ratio' &&
+    partMoved(p.d0, p.d1, rest.d0, rest.d1, frame.noise?.den, dimensions, bar, mixes ? 0 : -gate.direction);
+  let moved = num || den;
+  if (!moved && frame.kind === 'ratio') moved = ratioMoved(p, rest, frame, dimensions, bar, gate.direction);
+  if (!moved) return false;
+  if (frame.noise !== undefined || gate.siblings.length < MAD_MIN_SIBLINGS) return true;
+  return amongSiblings(frame, segment, gate.siblings, gate.direction);
+}
+
+/** One part moved beyond the rest's move, by MIN_RELATIVE_DEVIATION and beyond its noise when modelled. */
+function partMoved(
+  b: number,
+  c: number,
+  B: number,
+  C: number,
+  noise: PartNoise | undefined,
+  dimensions: readonly string[],
+  bar: number,
+  way: number,
+): boolean {
+  if (B <= 0 || (b === 0 && c === 0)) return false;
+  const expected = b * (C / B);
+  if (way !== 0 && Math.sign(c - expected) !== way) return false;
+  const deviation = expected === 0 ? Number.POSITIVE_INFINITY : Math.abs(c / expected - 1);
+  if (!(deviation >= MIN_RELATIVE_DEVIATION)) return false;
+  if (noise === undefined) return true;
+  const phi = dispersionFor(noise, dimensions);
+  return phi === undefined || Math.abs(partZ([b, c], [B, C], phi)) >= bar;
+}
+
+/**
+ * The segment's own ratio moved differently from the rest's (each part a little, together enough):
+ * the log of the two moves' quotient against the noise of the eight values it is made of.
+ */
+function ratioMoved(
+  p: Parts,
+  rest: Parts,
+  frame: Frame,
+  dimensions: readonly string[],
+  bar: number,
+  way: number,
+): boolean {
+  const values = [p.n0, p.n1, p.d0, p.d1, rest.n0, rest.n1, rest.d0, rest.d1];
+  if (values.some((v) => !(v > 0))) return false;
+  const move = p.n1 / p.d1 / (p.n0 / p.d0) / (rest.n1 / rest.d1 / (rest.n0 / rest.d0));
+  if (Math.sign(move - 1) !== way) return false;
+  if (!(Math.abs(move - 1) >= MIN_RELATIVE_DEVIATION)) return false;
+  if (frame.noise === undefined) return true;
+  const phiOf = (noise: PartNoise | undefined) => (noise === undefined ? undefined : dispersionFor(noise, dimensions));
+  const phiN = phiOf(frame.noise.num);
+  const phiD = phiOf(frame.noise.den);
+  if (phiN === undefined && phiD === undefined) return true;
+  const variance =
+    (phiN ?? 0) * (1 / p.n0 + 1 / p.n1 + 1 / rest.n0 + 1 / rest.n1) +
+    (phiD ?? 0) * (1 / p.d0 + 1 / p.d1 + 1 / rest.d0 + 1 / rest.d1);
+  return Math.abs(Math.log(move)) / Math.sqrt(variance) >= bar;
+}
+
+/**
+ * Without a noise model, among many siblings: the segment's contribution per unit of its volume
+ * share (r) is 10 points beyond the siblings' median, and standardised by √share (z) more than
+ * MAD_FACTOR median absolute deviations beyond theirs.
+ */
+function amongSiblings(frame: Frame, segment: Segment, siblings: readonly Segment[], direction: number): boolean {
   const total = frame.volume;
   const reference = Math.abs(frame.baseline) || Math.abs(frame.current) || 1;
-  if (total <= 0 || segment.volume <= 0) return false;
+  const others = siblings.filter((s) => s !== segment && s.volume > 0);
+  if (total <= 0 || segment.volume <= 0 || others.length === 0) return true;
   const r = (s: Segment) => s.contribution / ((s.volume / total) * reference);
   const z = (s: Segment) => s.contribution / (reference * Math.sqrt(s.volume / total));
-  const others = siblings.filter((s) => s !== segment && s.volume > 0);
-  if (others.length === 0) return false;
-  const rs = others.map(r);
   const zs = others.map(z);
   const mz = median(zs);
   const mad = median(zs.map((v) => Math.abs(v - mz)));
   return (
-    direction * (r(segment) - median(rs)) >= MIN_RELATIVE_DEVIATION &&
-    direction * (z(segment) - mz) > MAD_FACTOR * mad &&
-    (!frame.counts || beyondCountingNoise(frame, segment, siblings.length))
+    direction * (r(segment) - median(others.map(r))) >= MIN_RELATIVE_DEVIATION &&
+    direction * (z(segment) - mz) > MAD_FACTOR * mad
   );
 }
 
-/** Standard deviations of Poisson noise a segment of counts must move beyond to stand out… */
-export const COUNT_NOISE_SIGMAS = 3;
-
 /**
- * …when it is the only segment looked at. Among `compared` segments the largest wobble grows with
- * their number, so the bar is raised to keep the same chance that any one of them passes by
- * noise alone (Bonferroni): the two-sided tail of COUNT_NOISE_SIGMAS (0.27 %) divided among them.
- * 3 for one segment, 3.3 for 3, 3.6 for 10, 4.4 for 200.
+ * Whether a parent moved as a whole rather than through one of its pieces: the misfit (squared
+ * Pearson residuals, each part with its dispersion) of "every piece of the parent moved by the
+ * parent's own factor" against that of "the piece moved, and the rest of the parent moved as the
+ * outside (the whole without the parent) did". The parent wins ties: it is the simpler answer.
  */
-export function noiseSigmas(compared: number): number {
-  const tail = erfc(COUNT_NOISE_SIGMAS / Math.SQRT2) / Math.max(1, compared);
-  let lo = COUNT_NOISE_SIGMAS;
-  let hi = 40;
-  for (let i = 0; i < 60; i++) {
-    const mid = (lo + hi) / 2;
-    if (erfc(mid / Math.SQRT2) > tail) lo = mid;
-    else hi = mid;
+export function movedAsWhole(frame: Frame, parent: Parts, piece: Parts): boolean {
+  const rest = complementParts(piece, parent);
+  const outside = complementParts(parent, { n0: frame.n0, n1: frame.n1, d0: frame.d0, d1: frame.d1 });
+  const parts: [keyof Parts, keyof Parts, PartNoise | undefined][] = [['n0', 'n1', frame.noise?.num]];
+  if (frame.kind === 'ratio') parts.push(['d0', 'd1', frame.noise?.den]);
+  let asWhole = 0;
+  let throughPiece = 0;
+  for (const [base, now, noise] of parts) {
+    const phi = noise?.dispersion ?? 1;
+    // Counts have a floor of one; values of no known unit only the data's precision.
+    const floor = noise === undefined ? Math.max(frame.epsilon, Number.MIN_VALUE) : 1;
+    const misfit = (b: number, c: number, k: number) =>
+      (c - k * b) ** 2 / (phi * Math.max(floor, Math.abs(c) + k * k * Math.abs(b)));
+    const factor = (s: Parts) => (s[base] === 0 ? 1 : s[now] / s[base]);
+    const own = factor(parent);
+    const out =
+      outside[base] > 0 ? factor(outside) : factor({ n0: frame.n0, n1: frame.n1, d0: frame.d0, d1: frame.d1 });
+    asWhole += misfit(piece[base], piece[now], own) + misfit(rest[base], rest[now], own);
+    throughPiece += misfit(rest[base], rest[now], out);
   }
-  return lo;
-}
-
-/** The complementary error function (Numerical Recipes' erfcc, relative error below 1.2e-7). */
-function erfc(x: number): number {
-  const z = Math.abs(x);
-  const t = 1 / (1 + 0.5 * z);
-  const r =
-    t *
-    Math.exp(
-      -z * z -
-        1.26551223 +
-        t *
-          (1.00002368 +
-            t *
-              (0.37409196 +
-                t *
-                  (0.09678418 +
-                    t *
-                      (-0.18628806 +
-                        t *
-                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  return x >= 0 ? r : 2 - r;
-}
-
-/**
- * Whether a segment of counts moved beyond its counting noise, against what the whole's own move
- * would predict for it. Additive: its count against its baseline scaled by the whole's ratio.
- * Ratio (a count denominator): its denominator's share moved (mix) or its own ratio moved (rate),
- * each against the noise of the counts it is made of. The noise is Poisson's times the frame's
- * dispersion (see countDispersion): real counts vary more than Poisson's. `compared`: how many
- * segments it was picked among (see noiseSigmas).
- */
-export function beyondCountingNoise(frame: Frame, segment: Segment, compared = 1): boolean {
-  const { n0, n1, d0, d1 } = segment.parts;
-  const sigmas = noiseSigmas(compared) * Math.sqrt(frame.dispersion ?? 1);
-  if (frame.kind === 'additive') {
-    const k = frame.n0 === 0 ? 1 : frame.n1 / frame.n0;
-    return Math.abs(pearson(n1, n0, k)) >= sigmas;
-  }
-  const mix = Math.abs(pearson(d1, d0, frame.d0 === 0 ? 1 : frame.d1 / frame.d0)) >= sigmas;
-  if (mix) return true;
-  if (d0 <= 0 || d1 <= 0 || n0 === 0 || frame.baseline === 0) return false;
-  // A ratio over a count: its relative noise is about 1/√count in each period.
-  const c0 = n0 / d0;
-  const c1 = n1 / d1;
-  const expected = c0 * (frame.current / frame.baseline);
-  const sd = Math.abs(c0) * Math.sqrt(1 / d0 + 1 / d1);
-  return sd > 0 && Math.abs(c1 - expected) / sd >= sigmas;
-}
-
-/** A count against its baseline scaled by k, in Poisson standard deviations (a Pearson residual). */
-function pearson(observed: number, base: number, k: number): number {
-  return (observed - base * k) / Math.sqrt(Math.max(1, Math.abs(observed) + Math.abs(base) * k * k));
-}
-
-/** The median of χ² with one degree of freedom: a Pearson residual's square has it under Poisson noise. */
-const CHI2_1_MEDIAN = 0.4549;
-/** A dimension estimates the dispersion only with at least this many segments… */
-export const DISPERSION_MIN_SEGMENTS = 5;
-/** …of at least this baseline count each (Pearson residuals of smaller counts are skewed). */
-export const DISPERSION_MIN_COUNT = 10;
-
-/**
- * How many times Poisson's variance the counts vary by (quasi-Poisson dispersion, at least
- * `floor`: 1 for counts, which vary at least as much as Poisson's; none for amounts, whose unit is
- * arbitrary), estimated from the first scans: in each dimension with enough segments, the median squared
- * Pearson residual of the segments' counts (the additive metric, or the ratio's denominator)
- * against the dimension's volume-weighted median move, over χ²₁'s median; then the median over
- * dimensions. Medians, so that a cause in a few segments barely moves the estimate; the weighted
- * median move, so that a cause in a large segment does not make every other segment look moved.
- */
-export function countDispersion(kind: Frame['kind'], scans: readonly (readonly Segment[])[], floor = 1): number {
-  const estimates: number[] = [];
-  for (const segments of scans) {
-    const counts = segments
-      .map((s) => (kind === 'additive' ? [s.parts.n0, s.parts.n1] : [s.parts.d0, s.parts.d1]) as [number, number])
-      .filter(([base]) => base >= DISPERSION_MIN_COUNT);
-    if (counts.length < DISPERSION_MIN_SEGMENTS) continue;
-    const k = weightedMedian(
-      counts.map(([base, observed]) => observed / base),
-      counts.map(([base]) => base),
-    );
-    estimates.push(median(counts.map(([base, observed]) => pearson(observed, base, k) ** 2)) / CHI2_1_MEDIAN);
-  }
-  return estimates.length === 0 ? 1 : Math.max(floor, median(estimates));
-}
-
-function weightedMedian(values: readonly number[], weights: readonly number[]): number {
-  const order = values.map((v, i) => [v, weights[i] as number] as const).sort((a, b) => a[0] - b[0]);
-  const half = weights.reduce((a, b) => a + b, 0) / 2;
-  let seen = 0;
-  for (const [value, weight] of order) {
-    seen += weight;
-    if (seen >= half) return value;
-  }
-  return order[order.length - 1]?.[0] ?? 1;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return asWhole <= throughPiece;
 }

@@ -61,6 +61,14 @@ export interface ExplainRequest {
    * per unit measured on the scans (see `countDispersion`), so the unit does not matter.
    */
   readonly amounts?: boolean;
+  /**
+   * What each part is, when the caller knows: `count` (installs, clicks, impressions, events) or
+   * `amount` (money). Both parts of a ratio get a noise model: a conversion ratio (CTR, CVR) has
+   * the scarce count in its numerator. Overrides `counts`/`amounts` for the part it names; a
+   * ratio's numerator not named while its denominator has a model is taken as an amount (its
+   * dispersion measured on the scans, whatever its unit).
+   */
+  readonly noise?: { readonly num?: 'count' | 'amount'; readonly den?: 'count' | 'amount' };
 }
 
 /**
@@ -77,6 +85,12 @@ export interface Driver {
   readonly share: number;
   readonly mix?: number;
   readonly rate?: number;
+  /** Whether it stands out from the rest (beyond noise where the parts have a noise model). */
+  readonly standsOut?: boolean;
+  /** Ratio: the segment's share of the denominator, both periods (10 % → 35 % of the installs). */
+  readonly volumeShare?: { readonly baseline: number; readonly current: number };
+  /** Ratio: the ratio of everything else (the whole without the segment), both periods; 0 where undefined. */
+  readonly elsewhere?: { readonly baseline: number; readonly current: number };
 }
 
 export interface Explanation {
@@ -93,6 +107,11 @@ export interface Explanation {
   readonly explored: { readonly dimensions: number; readonly of: number };
   /** Disjoint segments, best first. */
   readonly drivers: readonly Driver[];
+  /**
+   * True when the drivers are moves that cancel out (US +501 offset by BR −500): the first pushed
+   * the metric up, the second down, and the net change is small beside them.
+   */
+  readonly offset?: boolean;
   /** Honest limits in words: no change, too little volume, undefined ratios, partial search. */
   readonly notes: readonly string[];
 }

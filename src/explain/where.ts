@@ -8,8 +8,8 @@ export function whereKey(where: Where): string {
 /** Whether two segments can share a leaf: no dimension has a different value in each. */
 export function overlaps(a: Where, b: Where): boolean {
   for (const [dimension, value] of Object.entries(a)) {
-    const other = b[dimension];
-    if (other !== undefined && other !== value) return false;
+    // Own properties only: a dimension named `constructor` or `toString` is not Object's.
+    if (Object.hasOwn(b, dimension) && b[dimension] !== value) return false;
   }
   return true;
 }
@@ -24,9 +24,17 @@ export function orderWhere(where: Where, dimensions: readonly string[]): Where {
   return Object.fromEntries(keys.map((k) => [k, where[k] as string]));
 }
 
-/** `countryCode=BR · source=Vungle` */
+/** A value as the text shows it: an empty one is `(empty)`. */
+export const valueText = (value: string): string => (value === '' ? '(empty)' : value);
+
+/** `countryCode=BR · source=Vungle` (an empty value: `source=(empty)`). */
 export function describeWhere(where: Where): string {
   return Object.entries(where)
-    .map(([d, v]) => `${d}=${v}`)
+    .map(([d, v]) => `${d}=${valueText(v)}`)
     .join(' · ');
+}
+
+/** The values alone, as the trade says them: `BR · Vungle`. */
+export function valuesOf(where: Where): string {
+  return Object.values(where).map(valueText).join(' · ');
 }

@@ -1,17 +1,32 @@
-import { evenMoveShare, frameOf, measureSegment, relativeMove, restOf } from '../../../src/explain/segmentMath.js';
-import { countDispersion, noiseSigmas } from '../../../src/explain/standsOut.js';
+import { noiseSigmas, partNoise, partZ, scanDispersion } from '../../../src/explain/noise.js';
+import { frameOf, measureSegment, wholeParts } from '../../../src/explain/segmentMath.js';
+import { movedAsWhole, standsOut } from '../../../src/explain/standsOut.js';
 import type { GroupRow } from '../../../src/explain/types.js';
 
-const additive = (where: Record<string, string>, baseline: number, current: number): GroupRow => ({
-  where,
-  baseline: { num: baseline },
-  current: { num: current },
+const row = (country: string, baseline: number, current: number, den?: [number, number]): GroupRow => ({
+  where: { countryCode: country },
+  baseline: den ? { num: baseline, den: den[0] } : { num: baseline },
+  current: den ? { num: current, den: den[1] } : { num: current },
 });
-const ratio = (where: Record<string, string>, b: [number, number], c: [number, number]): GroupRow => ({
-  where,
-  baseline: { num: b[0], den: b[1] },
-  current: { num: c[0], den: c[1] },
-});
+
+/** Each row judged against the rest of the whole, with a noise model of counts (dispersion 1). */
+function judge(rows: GroupRow[], kind: 'additive' | 'ratio' = 'additive', num: 'count' | 'amount' = 'count') {
+  const plain = frameOf(kind, 1, rows);
+  const counted = { kind: 'count' as const, dispersion: 1, byDimension: new Map() };
+  const frame = {
+    ...plain,
+    noise: kind === 'ratio' ? { num: { ...counted, kind: num }, den: counted } : { num: counted },
+  };
+  const segments = rows.map((r) => measureSegment(frame, r.where, r));
+  return segments.map((s) =>
+    standsOut(frame, s, {
+      within: wholeParts(frame),
+      compared: rows.length,
+      siblings: segments,
+      direction: Math.sign(frame.change),
+    }),
+  );
+}
 
 describe('noiseSigmas: the bar raised for the number of segments compared (Bonferroni)', () => {
   it.each([
@@ -24,71 +39,92 @@ describe('noiseSigmas: the bar raised for the number of segments compared (Bonfe
   });
 });
 
-describe('countDispersion: how many times Poisson’s variance the counts vary by', () => {
-  /** Twelve segments of 1,000 whose Pearson residuals (against a flat whole) are ±r·√φ-ish. */
-  const scan = (spread: number) =>
-    Array.from({ length: 12 }, (_, i) => {
-      const z = [-1.5, -1, -0.7, -0.5, -0.3, -0.1, 0.1, 0.3, 0.5, 0.7, 1, 1.5][i] as number;
-      return additive({ d: `v${i}` }, 1000, Math.round(1000 + z * spread * Math.sqrt(2000)));
-    });
-  const measured = (rows: GroupRow[]) => {
-    const frame = frameOf('additive', 1, rows, true);
-    return rows.map((r) => measureSegment(frame, r.where, r));
-  };
-
-  it('is 1 for counts that vary as Poisson’s, and about 10 for counts that vary ten times more', () => {
-    expect(countDispersion('additive', [measured(scan(1))])).toBeLessThan(1.5);
-    const tenfold = countDispersion('additive', [measured(scan(Math.sqrt(10)))]);
-    expect(tenfold).toBeGreaterThan(5);
-    expect(tenfold).toBeLessThan(15);
+describe('standsOut: beyond the rest of the whole, and beyond noise', () => {
+  it('does not count a small sample’s wobble as a move (79 → 50 installs beside a whole down 15 %)', () => {
+    expect(judge([row('BR', 79, 50), row('US', 30, 35), row('MX', 29, 32)])[0]).toBe(false);
   });
 
-  it('barely moves when one segment holds a cause, and never goes below the floor', () => {
-    const calm = countDispersion('additive', [measured(scan(1))]);
-    const caused = scan(1);
-    caused[0] = additive({ d: 'v0' }, 1000, 300);
-    expect(countDispersion('additive', [measured(caused)])).toBeLessThan(calm * 1.5);
-    expect(countDispersion('additive', [measured(scan(0.1))], 1)).toBe(1);
-    expect(countDispersion('additive', [measured(scan(0.1))], 0)).toBeLessThan(0.1);
+  it('counts the same relative drop at a hundred times the volume', () => {
+    expect(judge([row('BR', 7900, 5000), row('US', 3000, 3500), row('MX', 2900, 3200)])[0]).toBe(true);
   });
 
-  it('answers 1 when no dimension has five segments of ten or more', () => {
-    const rows = [additive({ d: 'a' }, 5, 9), additive({ d: 'b' }, 500, 300)];
-    expect(countDispersion('additive', [measured(rows)])).toBe(1);
+  it('counts an outage (20 → 0) and a collapse (473 → 58) beside a flat whole', () => {
+    expect(judge([row('A', 20, 0), row('B', 500, 505), row('C', 480, 478)])[0]).toBe(true);
+    expect(judge([row('BR', 473, 58), row('US', 1373, 1380), row('ID', 379, 375)])[0]).toBe(true);
+  });
+
+  it('lets one value of a two-valued dimension stand out (IOS spend ×2.5)', () => {
+    expect(judge([row('IOS', 500, 1250), row('ANDROID', 800, 832)])).toEqual([true, false]);
+  });
+
+  it('for a ratio: a share that moved (mix) or a ratio that moved (rate) beyond noise', () => {
+    const mix = [row('BR', 2000, 6000, [1000, 3000]), row('US', 10_000, 10_000, [2000, 2000])];
+    expect(judge(mix, 'ratio')[0]).toBe(true);
+    const rate = [row('BR', 2000, 4000, [1000, 1000]), row('US', 10_000, 10_000, [2000, 2000])];
+    expect(judge(rate, 'ratio')[0]).toBe(true);
+    const tiny = [row('BR', 8, 16, [4, 4]), row('US', 10_000, 10_000, [2000, 2000])];
+    expect(judge(tiny, 'ratio')[0]).toBe(false);
+  });
+
+  it('models a conversion ratio’s numerator: 12 → 16 clicks on a million impressions is noise (CTR)', () => {
+    const ctr = [row('BR', 12, 16, [1_000_000, 1_000_000]), row('US', 5000, 5000, [40_000_000, 40_000_000])];
+    expect(judge(ctr, 'ratio')[0]).toBe(false);
+    const real = [row('BR', 1200, 1600, [1_000_000, 1_000_000]), row('US', 5000, 5000, [40_000_000, 40_000_000])];
+    expect(judge(real, 'ratio')[0]).toBe(true);
+  });
+
+  it('lets a segment with spend and no installs stand out in a CPI rise', () => {
+    const rows = [
+      row('X', 100, 600, [0, 0]),
+      row('US', 10_000, 10_000, [2000, 2000]),
+      row('BR', 3000, 3000, [600, 600]),
+    ];
+    expect(judge(rows, 'ratio', 'amount')[0]).toBe(true);
   });
 });
 
-describe('evenMoveShare, restOf and relativeMove', () => {
-  it('for an additive metric the even-move share is the child’s baseline share of the parent', () => {
-    const rows = [additive({ c: 'BR' }, 400, 200), additive({ c: 'US' }, 600, 610)];
-    const frame = frameOf('additive', 1, rows);
-    const parent = measureSegment(frame, { c: 'BR' }, rows[0] as GroupRow);
-    const child = measureSegment(frame, { c: 'BR', s: 'Vungle' }, additive({}, 100, 10));
-    expect(evenMoveShare(frame, parent, child)).toBeCloseTo(0.25, 12);
+describe('partZ and the dispersion', () => {
+  it('is the move against the rest in standard deviations; 0 without a rest to compare with', () => {
+    expect(partZ([100, 200], [1000, 1000], 1)).toBeGreaterThan(5);
+    expect(partZ([100, 200], [0, 0], 1)).toBe(0);
   });
 
-  it('for a ratio a child that moved like its parent has exactly its even-move share', () => {
-    // CPI: the parent's installs doubled on both its pieces, spend flat; the pieces' CPIs differ.
-    const rows = [ratio({ c: 'BR' }, [1000, 200], [1000, 400]), ratio({ c: 'US' }, [3000, 300], [3000, 300])];
-    const frame = frameOf('ratio', 1, rows);
-    const parent = measureSegment(frame, { c: 'BR' }, rows[0] as GroupRow);
-    const child = measureSegment(frame, { c: 'BR', a: 'x' }, ratio({}, [800, 50], [800, 100]));
-    const share = child.contribution / parent.contribution;
-    expect(evenMoveShare(frame, parent, child)).toBeCloseTo(share, 12);
-    // …and that share is not its share of the volume (50 of 200 installs): its CPI is far from the whole's.
-    expect(Math.abs(share - 0.25)).toBeGreaterThan(0.1);
+  /** Twelve segments of 1,000 whose Pearson residuals (against a flat whole) are ±r·√φ-ish. */
+  const scan = (spread: number) =>
+    [-1.5, -1, -0.7, -0.5, -0.3, -0.1, 0.1, 0.3, 0.5, 0.7, 1, 1.5].map(
+      (z) => [1000, Math.round(1000 + z * spread * Math.sqrt(2000))] as const,
+    );
+
+  it('is about 1 for counts that vary as Poisson’s, about 10 for ten times more, and barely moves for one cause', () => {
+    expect(scanDispersion('count', scan(1))).toBeLessThan(1.5);
+    const tenfold = scanDispersion('count', scan(Math.sqrt(10))) ?? 0;
+    expect(tenfold).toBeGreaterThan(5);
+    expect(tenfold).toBeLessThan(15);
+    const caused = scan(1);
+    caused[0] = [1000, 300];
+    expect(scanDispersion('count', caused)).toBeLessThan((scanDispersion('count', scan(1)) ?? 0) * 1.5);
   });
 
-  it('measures the rest of a parent and how far each moved beyond the whole', () => {
-    const rows = [additive({ c: 'BR' }, 158, 357), additive({ c: 'US' }, 4557, 4565)];
-    const frame = frameOf('additive', 1, rows, true);
-    const parent = measureSegment(frame, { c: 'BR' }, rows[0] as GroupRow);
-    const child = measureSegment(frame, { c: 'BR', t: 'interstitial' }, additive({}, 62, 178));
-    const rest = restOf(frame, parent, child);
-    expect(rest.parts).toEqual({ n0: 96, n1: 179, d0: 0, d1: 0 });
-    const k = frame.n1 / frame.n0;
-    expect(relativeMove(frame, rest)).toBeCloseTo(179 / (96 * k) - 1, 12);
-    // The rest moved almost half as much as the child: not a quiet rest.
-    expect(relativeMove(frame, rest) / relativeMove(frame, child)).toBeGreaterThan(0.25);
+  it('floors counts at 1 but not amounts, whose unit is arbitrary (dollars or cents)', () => {
+    expect(scanDispersion('count', scan(0.1))).toBe(1);
+    expect(scanDispersion('amount', scan(0.1))).toBeLessThan(0.1);
+    const cents = scan(1).map(([b, c]) => [b * 100, c * 100] as const);
+    expect(scanDispersion('amount', cents)).toBeCloseTo((scanDispersion('amount', scan(1)) ?? 0) * 100, 6);
+  });
+
+  it('says so when it cannot be measured: 1 for counts, undefined for amounts (no plain Poisson on dollars)', () => {
+    const few = new Map([['d', [[5, 9] as const, [500, 300] as const]]]);
+    expect(partNoise('count', few).dispersion).toBe(1);
+    expect(partNoise('amount', few).dispersion).toBeUndefined();
+  });
+});
+
+describe('movedAsWhole: a strong parent beats its piece', () => {
+  const frame = frameOf('additive', 1, [row('AppLovin', 1000, 2500), row('rest', 9000, 9000)]);
+  it('keeps the parent when its other pieces moved like the piece (the plant is on the parent)', () => {
+    expect(movedAsWhole(frame, { n0: 1000, n1: 2500, d0: 0, d1: 0 }, { n0: 900, n1: 2250, d0: 0, d1: 0 })).toBe(true);
+  });
+  it('takes the piece when the parent’s other pieces moved as the outside did', () => {
+    expect(movedAsWhole(frame, { n0: 1000, n1: 2500, d0: 0, d1: 0 }, { n0: 600, n1: 2100, d0: 0, d1: 0 })).toBe(false);
   });
 });

@@ -1,0 +1,158 @@
+/**
+ * The noise model: how much a part of the metric (a count such as installs or clicks, an amount of
+ * money such as spend) wobbles by chance, measured on the first scans, and whether a move is beyond
+ * it. Both parts of a ratio are modelled, each with its own dispersion: for a conversion ratio (CTR,
+ * CVR, install rate) the numerator is the scarce count, for CPI the denominator is.
+ */
+
+/** What a part is: a count (Poisson-like, at least Poisson's variance) or an amount (any unit). */
+export type PartKind = 'count' | 'amount';
+
+/** One part's noise: quasi-Poisson, variance = dispersion × value (in the part's own unit). */
+export interface PartNoise {
+  readonly kind: PartKind;
+  /** Measured over every scanned dimension (median); undefined when it could not be measured. */
+  readonly dispersion: number | undefined;
+  /** Measured per scanned dimension where it can be: a campaign's wobble is not a platform's. */
+  readonly byDimension: ReadonlyMap<string, number>;
+}
+
+/** Standard deviations a move must pass when it is the only one looked at… */
+export const NOISE_SIGMAS = 3;
+
+/**
+ * …and among `compared` moves (Bonferroni: the two-sided tail of NOISE_SIGMAS divided among them).
+ * 3 for one, 3.3 for 3, 3.6 for 10, 4.4 for 200.
+ */
+export function noiseSigmas(compared: number): number {
+  const tail = erfc(NOISE_SIGMAS / Math.SQRT2) / Math.max(1, compared);
+  let lo = NOISE_SIGMAS;
+  let hi = 40;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (erfc(mid / Math.SQRT2) > tail) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The complementary error function (Numerical Recipes' erfcc, relative error below 1.2e-7). */
+function erfc(x: number): number {
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.5 * z);
+  const poly =
+    -z * z -
+    1.26551223 +
+    t *
+      (1.00002368 +
+        t *
+          (0.37409196 +
+            t *
+              (0.09678418 +
+                t *
+                  (-0.18628806 +
+                    t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  const r = t * Math.exp(poly);
+  return x >= 0 ? r : 2 - r;
+}
+
+/** A value against its baseline scaled by k, in Poisson standard deviations (a Pearson residual). */
+export function pearson(observed: number, base: number, k: number): number {
+  return (observed - base * k) / Math.sqrt(Math.max(1, Math.abs(observed) + Math.abs(base) * k * k));
+}
+
+/**
+ * A segment's part against its complement's (the rest of the whole), in standard deviations of
+ * the part's noise: the segment moved by c/b, the complement by C/B; under no cause both moved
+ * alike. The variance counts both periods of the segment and the uncertainty of the complement's
+ * own move (delta method), times the dispersion. 0 when the complement has nothing to compare with.
+ */
+export function partZ(segment: readonly [number, number], rest: readonly [number, number], dispersion: number): number {
+  const [b, c] = segment;
+  const [B, C] = rest;
+  if (B <= 0 || C < 0 || (b === 0 && c === 0)) return 0;
+  const k = C / B;
+  const unit = dispersion > 0 ? dispersion : 1;
+  const variance = unit * (Math.abs(c) + k * k * Math.abs(b) + k * k * b * b * (1 / Math.max(C, unit) + 1 / B));
+  return (c - k * b) / Math.sqrt(Math.max(unit, variance));
+}
+
+/** The median of χ² with one degree of freedom: a Pearson residual's square has it under Poisson noise. */
+const CHI2_1_MEDIAN = 0.4549;
+/** A dimension estimates the dispersion only with at least this many segments… */
+export const DISPERSION_MIN_SEGMENTS = 5;
+/** …of at least this baseline count each (Pearson residuals of smaller counts are skewed)… */
+export const DISPERSION_MIN_COUNT = 10;
+/** …or, for amounts (any unit), at least this share of the whole's baseline. */
+export const DISPERSION_MIN_AMOUNT_SHARE = 0.002;
+
+/**
+ * How many times Poisson's variance a part varies by (quasi-Poisson dispersion), estimated on one
+ * dimension's scan: the median squared Pearson residual of its segments' values against the
+ * dimension's volume-weighted median move, over χ²₁'s median. Medians, so that a cause in a few
+ * segments barely moves the estimate. Undefined when the scan has too few segments of size.
+ * `pairs` are [baseline, current] per segment; counts are floored at 1 (they vary at least as
+ * Poisson's), amounts are not (their unit is arbitrary: dollars or cents give the same answer).
+ */
+export function scanDispersion(kind: PartKind, pairs: readonly (readonly [number, number])[]): number | undefined {
+  const whole = pairs.reduce((sum, [base]) => sum + Math.abs(base), 0);
+  const least = kind === 'count' ? DISPERSION_MIN_COUNT : DISPERSION_MIN_AMOUNT_SHARE * whole;
+  const sized = pairs.filter(([base]) => base >= least && base > 0);
+  if (sized.length < DISPERSION_MIN_SEGMENTS) return undefined;
+  const k = weightedMedian(
+    sized.map(([base, observed]) => observed / base),
+    sized.map(([base]) => base),
+  );
+  const phi = median(sized.map(([base, observed]) => pearson(observed, base, k) ** 2)) / CHI2_1_MEDIAN;
+  return kind === 'count' ? Math.max(1, phi) : phi;
+}
+
+/**
+ * A part's noise measured on the scans (`pairs` per dimension): per dimension where it can be,
+ * and over every dimension (their median; for counts 1 when none could be measured).
+ */
+export function partNoise(
+  kind: PartKind,
+  scans: ReadonlyMap<string, readonly (readonly [number, number])[]>,
+): PartNoise {
+  const byDimension = new Map<string, number>();
+  for (const [dimension, pairs] of scans) {
+    const phi = scanDispersion(kind, pairs);
+    if (phi !== undefined) byDimension.set(dimension, phi);
+  }
+  const all = [...byDimension.values()];
+  const dispersion = all.length > 0 ? median(all) : kind === 'count' ? 1 : undefined;
+  return { kind, dispersion, byDimension };
+}
+
+/**
+ * The dispersion that applies to a segment of these dimensions: the largest of the overall one and
+ * those measured on its own dimensions (a campaign is judged by how much campaigns wobble).
+ * Undefined for an amount whose dispersion could not be measured: no noise test then.
+ */
+export function dispersionFor(noise: PartNoise, dimensions: readonly string[]): number | undefined {
+  if (noise.dispersion === undefined) return undefined;
+  let phi = noise.dispersion;
+  for (const d of dimensions) phi = Math.max(phi, noise.byDimension.get(d) ?? 0);
+  return phi;
+}
+
+function weightedMedian(values: readonly number[], weights: readonly number[]): number {
+  const order = values.map((v, i) => [v, weights[i] as number] as const).sort((a, b) => a[0] - b[0]);
+  const half = weights.reduce((a, b) => a + b, 0) / 2;
+  let seen = 0;
+  for (const [value, weight] of order) {
+    seen += weight;
+    if (seen >= half) return value;
+  }
+  return order[order.length - 1]?.[0] ?? 1;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}

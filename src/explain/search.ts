@@ -1,0 +1,190 @@
+/**
+ * The search's steps, each a pure function of what was measured (explain.ts asks the queries):
+ * `scan` ranks the first scans' segments by what they explain, with standing out as a gate;
+ * `drillPlan` and `drill` say where to look deeper and whether a piece replaces its parent;
+ * `generalize` prefers a coarser segment that moved as a whole; `choose` keeps disjoint drivers;
+ * `decideDiffuse` says whether they explain the change; `findOffset` sees moves that cancel out.
+ */
+import { type Frame, type Segment, wholeParts } from './segmentMath.js';
+import { movedAsWhole, standsOut } from './standsOut.js';
+import { overlaps, whereKey } from './where.js';
+
+/** Drivers listed at most; they are disjoint segments. */
+export const MAX_DRIVERS = 5;
+/** How many of the kept segments are drilled into with filtered group-bys. */
+export const DRILLED_SEGMENTS = 3;
+/** A segment is at most this many dimensions deep (`country · source · platform`). */
+export const MAX_DEPTH = 3;
+/** Dimensions tried per drill level, the most concentrated first. */
+export const DRILL_DIMENSIONS = 3;
+/** A dimension is drilled into only when its best segment explains at least this share. */
+export const CONCENTRATED = 0.2;
+/** A piece replaces its parent only when it explains at least this share of the parent's contribution. */
+export const MOST_OF_PARENT = 0.5;
+/** Not diffuse when one standing-out driver explains this share… */
+export const ONE_DRIVER_SHARE = 0.35;
+/** …or the top three standing-out drivers together explain this share. */
+export const TOP_THREE_SHARE = 0.6;
+/** Per dimension, how many of the segments that explain most are tested for standing out. */
+export const TESTED_PER_DIMENSION = 10;
+/** Moves that cancel: the net change is less than this share of the smaller of two opposite movers. */
+export const OFFSET_NET = 0.5;
+
+export interface Candidate {
+  readonly segment: Segment;
+  /** Whether it stands out from the rest of the whole (see standsOut). */
+  readonly standsOut: boolean;
+}
+
+export interface Scanned {
+  /** Segments that pushed in the change's direction, by what they explain (best first). */
+  readonly candidates: readonly Candidate[];
+  /** Per dimension, the best segment's share of the change (drill into concentrated ones). */
+  readonly concentration: ReadonlyMap<string, number>;
+}
+
+const byKey = (a: Segment, b: Segment) => compareKeys(whereKey(a.where), whereKey(b.where));
+
+/**
+ * Scan: the first scans' segments that pushed in `direction` (volume at least `minVolume`), ranked
+ * by what they explain (their contribution), each tested for standing out from the rest of the
+ * whole. A dimension with a single value explains nothing.
+ */
+export function scan(
+  frame: Frame,
+  measured: ReadonlyMap<string, readonly Segment[]>,
+  direction: number,
+  minVolume: number,
+): Scanned {
+  const candidates: Candidate[] = [];
+  const concentration = new Map<string, number>();
+  const within = wholeParts(frame);
+  for (const [dimension, segments] of measured) {
+    if (segments.length < 2) continue;
+    const pushing = segments
+      .filter((s) => direction * s.contribution > 0 && s.volume >= minVolume)
+      .sort((a, b) => direction * (b.contribution - a.contribution) || byKey(a, b));
+    const best = pushing[0];
+    concentration.set(
+      dimension,
+      best === undefined ? 0 : (direction * best.contribution) / Math.abs(frame.change || 1),
+    );
+    const gate = { within, compared: segments.length, siblings: segments, direction };
+    pushing.forEach((segment, i) => {
+      candidates.push({ segment, standsOut: i < TESTED_PER_DIMENSION && standsOut(frame, segment, gate) });
+    });
+  }
+  candidates.sort(
+    (a, b) => direction * (b.segment.contribution - a.segment.contribution) || byKey(a.segment, b.segment),
+  );
+  return { candidates, concentration };
+}
+
+/** Drill plan: the concentrated dimensions not yet in the segment, the most concentrated first. */
+export function drillPlan(
+  concentration: ReadonlyMap<string, number>,
+  segment: Segment,
+  dimensions: readonly string[],
+): string[] {
+  if (Object.keys(segment.where).length >= MAX_DEPTH) return [];
+  return [...concentration]
+    .filter(([d, c]) => c >= CONCENTRATED && !Object.hasOwn(segment.where, d))
+    .sort(([a, x], [b, y]) => y - x || dimensions.indexOf(a) - dimensions.indexOf(b))
+    .slice(0, DRILL_DIMENSIONS)
+    .map(([d]) => d);
+}
+
+/**
+ * Drill: the piece of `parent` (from a filtered group-by) that replaces it, or undefined. The
+ * piece that explains most must explain at least MOST_OF_PARENT of the parent's contribution,
+ * stand out from the parent's other pieces, and the parent must not have moved as a whole (its
+ * other pieces moved as the outside did: see movedAsWhole). A strong parent beats its children.
+ */
+export function drill(
+  frame: Frame,
+  parent: Segment,
+  pieces: readonly Segment[],
+  minVolume: number,
+): Segment | undefined {
+  const direction = Math.sign(frame.change);
+  const parentContribution = direction * parent.contribution;
+  if (parentContribution <= 0 || pieces.length < 2) return undefined;
+  let best: Segment | undefined;
+  for (const piece of pieces)
+    if (best === undefined || direction * (piece.contribution - best.contribution) > 0) best = piece;
+  if (best === undefined || best.volume < minVolume) return undefined;
+  if ((direction * best.contribution) / parentContribution < MOST_OF_PARENT) return undefined;
+  const gate = { within: parent.parts, compared: pieces.length, siblings: pieces, direction };
+  if (!standsOut(frame, best, gate)) return undefined;
+  return movedAsWhole(frame, parent.parts, best.parts) ? undefined : best;
+}
+
+/**
+ * Generalize: a segment found by drilling from `start` may be a piece of another first-scan
+ * segment that moved as a whole (a plant on `source=AppLovin`, found through `appPlatform=ANDROID`
+ * as `ANDROID · AppLovin`): that coarser segment is then the answer, if it stands out.
+ */
+export function generalize(frame: Frame, found: Segment, start: Segment, scanned: readonly Candidate[]): Segment {
+  if (Object.keys(found.where).length < 2) return found;
+  const contains = (outer: Segment) =>
+    Object.entries(outer.where).every(([d, v]) => Object.hasOwn(found.where, d) && found.where[d] === v);
+  const direction = Math.sign(frame.change);
+  const coarser = scanned
+    .filter((c) => c.standsOut && c.segment !== start && contains(c.segment))
+    .map((c) => c.segment)
+    .filter((s) => movedAsWhole(frame, s.parts, found.parts))
+    .sort((a, b) => direction * (b.contribution - a.contribution) || byKey(a, b));
+  return coarser[0] ?? found;
+}
+
+/** Choose: whether a candidate can still be kept beside the chosen drivers (disjoint, room left). */
+export function canKeep(chosen: readonly Segment[], candidate: Segment): boolean {
+  return chosen.length < MAX_DRIVERS && !chosen.some((c) => overlaps(c.where, candidate.where));
+}
+
+/** The kept drivers that pushed in the change's direction, by what they explain. */
+export function rank(frame: Frame, chosen: readonly Segment[]): Segment[] {
+  const direction = Math.sign(frame.change);
+  return chosen
+    .filter((s) => direction * s.contribution > 0)
+    .sort((a, b) => direction * (b.contribution - a.contribution) || byKey(a, b));
+}
+
+/**
+ * Decide diffuse: not diffuse when a driver that stands out explains ONE_DRIVER_SHARE of the change
+ * or the top three that stand out explain TOP_THREE_SHARE together.
+ */
+export function decideDiffuse(frame: Frame, drivers: readonly { segment: Segment; standsOut: boolean }[]): boolean {
+  if (frame.change === 0) return true;
+  const shares = drivers.filter((d) => d.standsOut).map((d) => d.segment.contribution / frame.change);
+  return !(
+    shares.some((s) => s >= ONE_DRIVER_SHARE) || shares.slice(0, 3).reduce((a, b) => a + b, 0) >= TOP_THREE_SHARE
+  );
+}
+
+/**
+ * Find an offset: the strongest standing-out segment up and the strongest down (disjoint), when
+ * the net change is less than OFFSET_NET of the smaller of them (US +501 offset by BR −500), or none.
+ */
+export function findOffset(
+  frame: Frame,
+  measured: ReadonlyMap<string, readonly Segment[]>,
+  minVolume: number,
+): { up: Segment; down: Segment } | undefined {
+  const strongest = (direction: number) =>
+    scan(frame, measured, direction, minVolume)
+      .candidates.filter((c) => c.standsOut)
+      .map((c) => c.segment);
+  const ups = strongest(1);
+  const downs = strongest(-1);
+  const up = ups[0];
+  if (up === undefined) return undefined;
+  const down = downs.find((d) => !overlaps(d.where, up.where));
+  if (down === undefined) return undefined;
+  const smaller = Math.min(up.contribution, -down.contribution);
+  return Math.abs(frame.change) < OFFSET_NET * smaller ? { up, down } : undefined;
+}
+
+export function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
