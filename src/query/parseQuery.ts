@@ -6,6 +6,7 @@ import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { mergePhrases } from './mergePhrases.js';
 import { located, parseArgs, parseCondition, parseHaving, parseOrder } from './parseClauses.js';
 import { parsePostbacks, parseRun } from './parseCommands.js';
+import { isDimensionWord, parseLoose, unquoted } from './parseLoose.js';
 import {
   atIdFilter,
   FILLERS,
@@ -23,6 +24,7 @@ import {
   SAME_WHAT,
 } from './parsePhrasings.js';
 import { atRange, parseRange } from './parseRange.js';
+import { atThreshold } from './parseThreshold.js';
 import { withoutFillers } from './politeness.js';
 import { QueryError } from './QueryError.js';
 import { atSortWords, parseSortWords } from './sortWords.js';
@@ -59,7 +61,7 @@ const BUCKET_WORDS = new Set(['daily', 'hourly', 'weekly', 'monthly', 'quarterly
  * @example parseQuery('spend installs by countryCode yesterday')
  */
 export function parseQuery(text: string, glossary: GlossaryIndex = defaultGlossary()): QueryAst {
-  const c = new Cursor(mergePhrases(withoutFillers(tokenize(text)), glossary));
+  const c = new Cursor(mergePhrases(withoutFillers(unquoted(tokenize(text), text)), glossary));
   if (c.atEnd()) throw new QueryError('The query is empty. Try: spend installs by countryCode yesterday', 0, 1);
   const head = c.peekWord();
   const ast = head === 'run' ? parseRun(c) : head === 'postbacks' ? parsePostbacks(c) : parseAdhoc(c, glossary);
@@ -106,6 +108,7 @@ function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
       ast.sort = parseSortWords(c);
       continue;
     }
+    if (parseLoose(c, ast, g)) continue;
     if (atIdFilter(c, g)) {
       ast.where.push(parseIdFilter(c, g));
       continue;
@@ -248,13 +251,6 @@ function parsePreposition(c: Cursor, ast: AdhocAst, g: GlossaryIndex, t: Token):
   parseValues(c, ast, false, g);
 }
 
-/** A word that names a dimension and no metric (`campaigns`, `country`), not a time bucket. */
-function isDimensionWord(word: string, g: GlossaryIndex): boolean {
-  const means = g.lookup(word)?.means;
-  if (means) return means.kind === 'dimension' && means.granularity === undefined;
-  return findDimension(word) !== undefined && findMetric(word) === undefined && word !== 'date';
-}
-
 /**
  * `top 5 campaigns by spend [with installs]`, `worst 3 exchanges by roas`: dimensions, metric,
  * order. Without a rank word (`campaigns by spend`), every row, highest first.
@@ -314,7 +310,8 @@ function parseFields(
     }
     const t = c.peek();
     const word = c.peekWord();
-    if (t.kind !== 'word' || CLAUSES.has(word) || PHRASING_WORDS.has(word) || atRange(c) || atSortWords(c)) break;
+    if (t.kind !== 'word' || CLAUSES.has(word) || PHRASING_WORDS.has(word) || atRange(c)) break;
+    if (atSortWords(c) || atThreshold(c)) break;
     if (what === 'metric' && (word === 'ctv' || word === 'mobile')) break;
     if (PERIOD_OVER_PERIOD[word]) break;
     if (what === 'metric' && isBucket(word, g)) {
