@@ -83,15 +83,47 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   );
 }
 
+/** Streams whose write failed (EPIPE: the pipe's reader went away), shared by every logger on them. */
+const brokenSinks = new WeakMap<NodeJS.WritableStream, { broken: boolean }>();
+
+/**
+ * Logging never throws and never fails the process: a sink whose write fails (a closed pipe, a
+ * destroyed stream) is marked broken and gets no more lines. Its asynchronous `error` event is
+ * taken here, since unhandled it would become an uncaught exception, whose fatal log line would
+ * fail again: the closed-log-pipe loop that once kept a bot at 100 % CPU (issue 35).
+ */
+function sinkState(destination: NodeJS.WritableStream): { broken: boolean } {
+  let state = brokenSinks.get(destination);
+  if (state === undefined) {
+    const created = { broken: false };
+    state = created;
+    brokenSinks.set(destination, created);
+    destination.on?.('error', () => {
+      created.broken = true;
+    });
+  }
+  return state;
+}
+
 /**
  * The last guard: child bindings and message prefixes reach the line without passing the hook, so
  * each finished line is masked too (raw and JSON-escaped forms of every secret; a token's JSON form
- * is itself, and the mask holds no character JSON escapes, so the line stays valid JSON).
+ * is itself, and the mask holds no character JSON escapes, so the line stays valid JSON). A sink
+ * that failed is skipped (see `sinkState`).
  */
 function maskingDestination(destination: NodeJS.WritableStream, secrets: readonly string[]): pino.DestinationStream {
-  if (secrets.length === 0) return destination as pino.DestinationStream;
   const forms = [...new Set(secrets.flatMap((s) => [JSON.stringify(s).slice(1, -1), s]))];
-  return { write: (line: string) => void destination.write(maskString(line, forms)) };
+  const state = sinkState(destination);
+  return {
+    write: (line: string) => {
+      if (state.broken || (destination as { destroyed?: boolean }).destroyed === true) return;
+      try {
+        destination.write(forms.length === 0 ? line : maskString(line, forms));
+      } catch {
+        state.broken = true;
+      }
+    },
+  };
 }
 
 /** A logger that discards everything, for tests and library callers that pass none. */

@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import { configSecrets, loadConfig } from '../../config/index.js';
 import { createLogger } from '../../core/index.js';
-import { installProcessGuards } from '../processGuards.js';
+import { exitAfter, installProcessGuards } from '../processGuards.js';
 import { type RunningBot, startBot } from '../startBot.js';
 import type { CliIo } from './io.js';
+
+/** How long a stop on SIGTERM or SIGINT may take before the process exits anyway (code 1). */
+const STOP_DEADLINE_MS = 25_000;
 
 /** `pivotbot start`: the bot, until SIGTERM or SIGINT. */
 export function registerStart(program: Command, io: CliIo): void {
@@ -36,7 +39,25 @@ export function registerStart(program: Command, io: CliIo): void {
         );
         const signal = await signalled;
         logger.info({ signal }, 'shutting down');
-        await running.stop();
+        // A stop that hangs (or a second signal: the operator insists) ends the process anyway,
+        // before the platform's SIGKILL (Heroku's comes 30 s after SIGTERM).
+        const cancel = exitAfter(STOP_DEADLINE_MS, () => {
+          try {
+            logger.error({ ms: STOP_DEADLINE_MS }, 'the bot did not stop in time; exiting anyway');
+          } finally {
+            process.exit(1);
+          }
+        });
+        const insist = () => process.exit(1);
+        process.once('SIGTERM', insist);
+        process.once('SIGINT', insist);
+        try {
+          await running.stop();
+        } finally {
+          cancel();
+          process.off('SIGTERM', insist);
+          process.off('SIGINT', insist);
+        }
       } finally {
         process.off('SIGTERM', onSigterm);
         process.off('SIGINT', onSigint);

@@ -102,3 +102,77 @@ describe('installProcessGuards', () => {
     expect(h.target.listenerCount('unhandledRejection')).toBe(0);
   });
 });
+
+describe('installProcessGuards with a logger that throws', () => {
+  /** A logger whose every line throws, as pino on a closed pipe once did. */
+  const throwingLogger = () =>
+    createLogger({
+      destination: new Writable({
+        write() {
+          throw Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+        },
+      }),
+    });
+
+  it('still logs nothing out of the handlers, stops the bot once and exits', async () => {
+    const logger = throwingLogger();
+    const target = new EventEmitter();
+    let exitCode: number | undefined;
+    let stops = 0;
+    const exited = new Promise<void>((resolve) => {
+      installProcessGuards({
+        logger,
+        target,
+        stop: async () => {
+          stops += 1;
+        },
+        exit: (code) => {
+          exitCode = code;
+          resolve();
+        },
+      });
+    });
+    expect(() => target.emit('unhandledRejection', new Error('nobody awaited'))).not.toThrow();
+    expect(() => target.emit('uncaughtException', new Error('boom'))).not.toThrow();
+    // More exceptions while stopping (each log line failing again) change nothing.
+    for (let i = 0; i < 10; i++) expect(() => target.emit('uncaughtException', new Error('again'))).not.toThrow();
+    await exited;
+    expect(stops).toBe(1);
+    expect(exitCode).toBe(UNCAUGHT_EXIT_CODE);
+  });
+
+  it('exits at the end of the grace period when the stop hangs, whatever the logger does', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const target = new EventEmitter();
+      const exits: number[] = [];
+      installProcessGuards({
+        logger: throwingLogger(),
+        target,
+        graceMs: 5_000,
+        stop: () => new Promise<void>(() => undefined),
+        exit: (code) => void exits.push(code),
+      });
+      target.emit('uncaughtException', new Error('stuck'));
+      await jest.advanceTimersByTimeAsync(4_999);
+      expect(exits).toEqual([]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(exits).toEqual([UNCAUGHT_EXIT_CODE]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('takes write errors of the streams it is given, and lets them go when removed', () => {
+    const stream = new Writable({ write: (_c, _e, done) => done() });
+    const remove = installProcessGuards({
+      logger: throwingLogger(),
+      target: new EventEmitter(),
+      stop: () => undefined,
+      streams: [stream],
+    });
+    expect(() => stream.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).not.toThrow();
+    remove();
+    expect(stream.listenerCount('error')).toBe(0);
+  });
+});

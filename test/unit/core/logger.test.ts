@@ -94,3 +94,45 @@ describe('createLogger', () => {
     });
   });
 });
+
+describe('createLogger on a failing sink', () => {
+  it('never throws when the sink throws, and stops writing to it', () => {
+    let writes = 0;
+    const sink = new Writable({
+      write(_chunk, _enc, done) {
+        done();
+      },
+    });
+    sink.write = () => {
+      writes += 1;
+      throw Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+    };
+    const log = createLogger({ destination: sink });
+    expect(() => log.fatal('first')).not.toThrow();
+    expect(() => log.info('second')).not.toThrow();
+    expect(writes).toBe(1);
+  });
+
+  it("takes the sink's asynchronous error (EPIPE) instead of leaving it unhandled, and writes no more", async () => {
+    let writes = 0;
+    const sink = new Writable({
+      write(_chunk, _enc, done) {
+        writes += 1;
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const log = createLogger({ destination: sink, secrets: ['s3cr3t-value'] });
+    log.info('one');
+    // Unhandled, the stream's 'error' event would throw here (an uncaught exception in a process).
+    await new Promise((resolve) => setImmediate(resolve));
+    log.info('two');
+    log.fatal('three');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toBe(1);
+    expect(sink.listenerCount('error')).toBe(1);
+    // Another logger on the same sink shares what is known of it (and adds no listener).
+    createLogger({ destination: sink }).info('four');
+    expect(writes).toBe(1);
+    expect(sink.listenerCount('error')).toBe(1);
+  });
+});
