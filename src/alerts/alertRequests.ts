@@ -4,7 +4,7 @@
  * of an anomaly rule. Ranges come from the report's compiled range, shifted the way
  * `previousRange` shifts it, so alerts and digests agree on what "yesterday" is.
  */
-import { UserInputError } from '../core/index.js';
+import { ErrorCode, UserInputError } from '../core/index.js';
 import type { PivotRequest } from '../reporting/index.js';
 import {
   type AlertRule,
@@ -80,7 +80,7 @@ export function alertRequests(
   const base = compiled.request;
   if (base === undefined) {
     throw new UserInputError(
-      'ALERT_NO_QUERY',
+      ErrorCode.AlertNoQuery,
       'This report has no pivot query (postbacks only): alert rules need its metrics.',
     );
   }

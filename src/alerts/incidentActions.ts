@@ -2,7 +2,7 @@
  * What the Acknowledge and Snooze buttons do to an incident, as pure functions: the Slack handler
  * loads the incident, applies one of these, saves the result and redraws the parent.
  */
-import { UserInputError } from '../core/index.js';
+import { ErrorCode, UserInputError } from '../core/index.js';
 import type { AlertIncident } from '../store/index.js';
 
 /** The snooze lengths the buttons offer. */
@@ -21,7 +21,7 @@ export class IncidentActionError extends UserInputError {}
 export function acknowledge(incident: AlertIncident, user: string, now: Date): AlertIncident {
   if (incident.state !== 'open') {
     throw new IncidentActionError(
-      'INCIDENT_NOT_OPEN',
+      ErrorCode.IncidentNotOpen,
       'This incident is already resolved; there is nothing to acknowledge.',
     );
   }
@@ -39,13 +39,13 @@ export function acknowledge(incident: AlertIncident, user: string, now: Date): A
 export function snooze(incident: AlertIncident, hours: number, now: Date): AlertIncident {
   if (!Number.isInteger(hours) || hours < 1 || hours > MAX_SNOOZE_HOURS) {
     throw new IncidentActionError(
-      'SNOOZE_INVALID',
+      ErrorCode.SnoozeInvalid,
       `A snooze lasts 1 to ${MAX_SNOOZE_HOURS} whole hours (the buttons offer ${SNOOZE_HOURS.join(', ')}); got ${hours}.`,
     );
   }
   if (incident.state !== 'open') {
     throw new IncidentActionError(
-      'INCIDENT_NOT_OPEN',
+      ErrorCode.IncidentNotOpen,
       'This incident is already resolved; there is nothing to snooze.',
     );
   }

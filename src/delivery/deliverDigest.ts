@@ -4,7 +4,7 @@
  * whether an earlier attempt already posted it. Also the failure notice once a slot's attempts
  * are spent.
  */
-import { dateTimeFormat, describeFailure, failpoint, UserInputError } from '../core/index.js';
+import { dateTimeFormat, describeFailure, ErrorCode, failpoint, UserInputError } from '../core/index.js';
 import { quietDecision, quietSettings } from '../insights/index.js';
 import { allQuietMessage, digestFailureMessage, lateNote } from '../render/index.js';
 import { findReport, type LoadedReport, type LoadedReports, type ReportView } from '../reports/index.js';
@@ -108,7 +108,7 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
   const loaded = await deps.loadReports();
   const report = findReport(loaded, spec.report);
   if (!report.definition.schedule && spec.source === 'report') {
-    throw new UserInputError('REPORT_NOT_SCHEDULED', `report ${spec.report} no longer has a schedule`);
+    throw new UserInputError(ErrorCode.ReportNotScheduled, `report ${spec.report} no longer has a schedule`);
   }
   const notices: string[] = [];
   if (spec.waitForData) {

@@ -14,7 +14,7 @@ import {
   runRuleEvaluation,
   TREND_DAYS,
 } from '../alerts/index.js';
-import { failpoint, toError, UserInputError } from '../core/index.js';
+import { ErrorCode, failpoint, toError, UserInputError } from '../core/index.js';
 import { explainIncident, explainSettings, movedPast } from '../insights/index.js';
 import { compoundOf, findReport, type LoadedReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
@@ -50,12 +50,15 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
   const report = findReport(loaded, spec.report);
   const rule = report.definition.alerts.find((r) => r.id === spec.rule);
   if (!rule) {
-    throw new UserInputError('ALERT_RULE_GONE', `report ${spec.report} no longer has an alert rule ${spec.rule}`);
+    throw new UserInputError(ErrorCode.AlertRuleGone, `report ${spec.report} no longer has an alert rule ${spec.rule}`);
   }
   const channels = report.definition.deliver?.channels ?? [];
   const first = channels[0];
   if (first === undefined) {
-    throw new UserInputError('ALERT_NO_CHANNEL', `report ${spec.report} has no deliver.channels for alert threads`);
+    throw new UserInputError(
+      ErrorCode.AlertNoChannel,
+      `report ${spec.report} has no deliver.channels for alert threads`,
+    );
   }
   return oneAtATime(deps.store, `${report.id}/${rule.id}`, async () => {
     const store = deps.store.incidents;

@@ -5,13 +5,14 @@
  * scheduler's: it runs their slots again under the same key.)
  */
 import type { StoredFailure } from '../core/index.js';
+import { ErrorCode } from '../core/index.js';
 import type { SlackMessage } from '../render/index.js';
 import type { AsyncJob, Run, Store, StoredError } from '../store/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 
 /** What history shows for a manual run that a restart cut short. */
 export const RUN_INTERRUPTED: StoredFailure = {
-  code: 'RUN_INTERRUPTED',
+  code: ErrorCode.RunInterrupted,
   message: 'pivotbot restarted before this run finished; run the command again',
 };
 
@@ -37,7 +38,7 @@ export function interruptedRunAction(run: Run, job: AsyncJob | undefined): Inter
       return {
         kind: 'finish',
         status: 'failed',
-        error: job.error ?? ({ code: 'JOB_FAILED', message: 'the job failed' } satisfies StoredFailure),
+        error: job.error ?? ({ code: ErrorCode.JobFailed, message: 'the job failed' } satisfies StoredFailure),
       };
   }
 }

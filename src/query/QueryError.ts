@@ -1,4 +1,4 @@
-import { UserInputError } from '../core/index.js';
+import { ErrorCode, UserInputError } from '../core/index.js';
 
 /**
  * A query that cannot be run, with the span of the offending word so the message can point at it
@@ -11,7 +11,7 @@ export class QueryError extends UserInputError {
   readonly length: number;
 
   constructor(message: string, position: number, length: number, suggestions: readonly string[] = []) {
-    super('QUERY_INVALID', message, { suggestions, details: { position, length: Math.max(1, length) } });
+    super(ErrorCode.QueryInvalid, message, { suggestions, details: { position, length: Math.max(1, length) } });
     this.position = Math.max(0, position);
     this.length = Math.max(1, length);
   }

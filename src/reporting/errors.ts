@@ -1,4 +1,4 @@
-import { PivotbotError, type PivotbotErrorOptions, UserInputError } from '../core/index.js';
+import { ErrorCode, PivotbotError, type PivotbotErrorOptions, UserInputError } from '../core/index.js';
 
 /** Base of every failure talking to the Reporting Service. */
 export class ReportingError extends PivotbotError {}
@@ -10,7 +10,7 @@ export class ReportingHttpError extends ReportingError {
 
   constructor(method: string, url: string, status: number, serverMessage?: string, options: PivotbotErrorOptions = {}) {
     const where = `${method} ${pathOf(url)}`;
-    super('REPORTING_HTTP', `${where} answered ${status}${serverMessage ? `: ${serverMessage}` : ''}`, {
+    super(ErrorCode.ReportingHttp, `${where} answered ${status}${serverMessage ? `: ${serverMessage}` : ''}`, {
       retryable: status >= 500 || status === 429,
       userMessage:
         status >= 500 || status === 429
@@ -29,7 +29,7 @@ export class ReportingAuthError extends ReportingError {
   readonly status: number | undefined;
 
   constructor(message: string, status?: number, options: PivotbotErrorOptions = {}) {
-    super('REPORTING_AUTH', message, {
+    super(ErrorCode.ReportingAuth, message, {
       retryable: status === undefined || status >= 500,
       userMessage:
         status !== undefined && status < 500
@@ -61,7 +61,7 @@ export class ReportingGraphQLError extends ReportingError {
 
   constructor(operation: string, messages: readonly string[], options: PivotbotErrorOptions = {}) {
     const joined = messages.join('; ');
-    super('REPORTING_GRAPHQL', `${operation} failed: ${joined}`, {
+    super(ErrorCode.ReportingGraphQL, `${operation} failed: ${joined}`, {
       userMessage: `The Reporting Service could not answer this ${operation}; the details are in pivotbot's log.`,
       retryable: !messages.every((m) => REQUEST_INVALID.test(m)),
       ...options,
@@ -73,7 +73,7 @@ export class ReportingGraphQLError extends ReportingError {
 /** The service answered something that is not what the protocol promises: non-JSON, truncated, wrong shape. */
 export class ReportingResponseError extends ReportingError {
   constructor(message: string, options: PivotbotErrorOptions = {}) {
-    super('REPORTING_BAD_RESPONSE', message, {
+    super(ErrorCode.ReportingBadResponse, message, {
       retryable: true,
       userMessage: 'The Reporting Service sent an unreadable answer; try again in a few minutes.',
       ...options,
@@ -84,7 +84,7 @@ export class ReportingResponseError extends ReportingError {
 /** A call took longer than its timeout. */
 export class ReportingTimeoutError extends ReportingError {
   constructor(what: string, timeoutMs: number, options: PivotbotErrorOptions = {}) {
-    super('REPORTING_TIMEOUT', `${what} timed out after ${timeoutMs} ms`, {
+    super(ErrorCode.ReportingTimeout, `${what} timed out after ${timeoutMs} ms`, {
       retryable: true,
       userMessage: 'The Reporting Service took too long to answer; try a shorter range or run it async.',
       ...options,
@@ -96,7 +96,7 @@ export class ReportingTimeoutError extends ReportingError {
 export class ReportingNetworkError extends ReportingError {
   constructor(what: string, cause: unknown) {
     const reason = cause instanceof Error ? (causeMessage(cause) ?? cause.message) : String(cause);
-    super('REPORTING_NETWORK', `${what} failed: ${reason}`, {
+    super(ErrorCode.ReportingNetwork, `${what} failed: ${reason}`, {
       retryable: true,
       cause,
       userMessage: 'pivotbot could not reach the Reporting Service; try again in a few minutes.',
@@ -110,7 +110,7 @@ export class ReportingNetworkError extends ReportingError {
  */
 export class AsyncPivotFailedError extends ReportingError {
   constructor(pivotId: string) {
-    super('ASYNC_PIVOT_FAILED', `async pivot ${pivotId} ended in FAILED`, {
+    super(ErrorCode.AsyncPivotFailed, `async pivot ${pivotId} ended in FAILED`, {
       retryable: true,
       userMessage: `The report job ${pivotId} failed on the Reporting Service. Run it again; if it keeps failing, shorten the range.`,
       details: { pivotId },
@@ -124,7 +124,7 @@ export class PivotValidationError extends UserInputError {
   readonly path: string;
 
   constructor(path: string, message: string, suggestions: readonly string[] = []) {
-    super('PIVOT_INVALID', message, { suggestions, details: { path } });
+    super(ErrorCode.PivotInvalid, message, { suggestions, details: { path } });
     this.path = path;
   }
 }

@@ -1,4 +1,4 @@
-import { didYouMean, suggest, UserInputError } from '../core/index.js';
+import { didYouMean, ErrorCode, suggest, UserInputError } from '../core/index.js';
 import { formatReportProblem, type LoadedReports } from './loadReports.js';
 import type { LoadedReport } from './schema.js';
 
@@ -16,7 +16,7 @@ export function findReport(loaded: LoadedReports, id: string): LoadedReport {
   if (broken) {
     const problems = loaded.problems.filter((p) => /[^/\\]+(?=\.ya?ml$)/i.exec(p.file)?.[0] === broken);
     throw new UserInputError(
-      'REPORT_INVALID',
+      ErrorCode.ReportInvalid,
       `Report "${broken}" has problems; fix them first:\n${problems.map(formatReportProblem).join('\n')}`,
       { userMessage: `Report "${broken}" has ${problems.length} problem(s); run \`pivotbot validate\`.` },
     );
@@ -24,7 +24,7 @@ export function findReport(loaded: LoadedReports, id: string): LoadedReport {
   const ids = [...loaded.reports.map((r) => r.id), ...loaded.broken];
   const suggestions = suggest(wanted, ids);
   throw new UserInputError(
-    'REPORT_NOT_FOUND',
+    ErrorCode.ReportNotFound,
     `No report named "${id}".${didYouMean(suggestions)}${ids.length > 0 ? ` Reports: ${ids.join(', ')}.` : ''}`,
     { suggestions },
   );

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { PivotbotError } from '../core/index.js';
+import { ErrorCode, PivotbotError } from '../core/index.js';
 import { parseReportText } from './parseReport.js';
 import type { LoadedReport } from './schema.js';
 
@@ -47,7 +47,7 @@ export async function loadReports(dir: string, options: LoadOptions): Promise<Lo
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
     throw new PivotbotError(
-      'REPORTS_DIR_UNREADABLE',
+      ErrorCode.ReportsDirUnreadable,
       `Cannot read the reports folder ${dir}: ${(error as Error).message}`,
       {
         cause: error,

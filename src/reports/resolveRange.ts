@@ -1,4 +1,4 @@
-import { didYouMean, suggest, UserInputError } from '../core/index.js';
+import { didYouMean, ErrorCode, suggest, UserInputError } from '../core/index.js';
 import {
   addWallDays,
   addWallMonths,
@@ -60,7 +60,10 @@ export class RangeSpecError extends UserInputError {}
  */
 export function resolveRange(spec: RangeSpec, timeZone: string, now: Date): ResolvedRange {
   if (!isTimeZone(timeZone)) {
-    throw new RangeSpecError('TIMEZONE_INVALID', `"${timeZone}" is not an IANA time zone (like Europe/Berlin or UTC).`);
+    throw new RangeSpecError(
+      ErrorCode.TimezoneInvalid,
+      `"${timeZone}" is not an IANA time zone (like Europe/Berlin or UTC).`,
+    );
   }
   if (typeof spec !== 'string') return absolute(spec.from, spec.to, timeZone, `${spec.from} to ${spec.to}`);
   const text = spec.trim().toLowerCase();
@@ -109,7 +112,7 @@ export function resolveRange(spec: RangeSpec, timeZone: string, now: Date): Reso
   }
   const suggestions = suggest(text, RANGE_WORDS);
   throw new RangeSpecError(
-    'RANGE_INVALID',
+    ErrorCode.RangeInvalid,
     `"${spec}" is not a range. Use today, yesterday, last_N_days, last_N_hours, this_week, last_week, month_to_date, last_month, quarter_to_date, last_quarter, year_to_date, a date (2026-11-19) or from..to dates.${didYouMean(suggestions)}`,
     { suggestions },
   );
@@ -154,7 +157,7 @@ function absolute(fromText: string, toText: string, zone: string, spec: string):
   const toMs = to.instant ?? wallToEpoch(to.wall, zone);
   if (fromMs >= toMs) {
     throw new RangeSpecError(
-      'RANGE_EMPTY',
+      ErrorCode.RangeEmpty,
       `The range ${spec} is empty: "to" is exclusive and must come after "from" (for one day, write 2026-11-19..2026-11-20 or just 2026-11-19).`,
     );
   }
@@ -166,7 +169,7 @@ function parseWall(text: string, spec: string): { wall: number; instant?: number
   const match = DATE_TIME.exec(text);
   const bad = () =>
     new RangeSpecError(
-      'RANGE_INVALID',
+      ErrorCode.RangeInvalid,
       `"${text}" in range "${spec}" is not a date (2026-11-19) or date-time (2026-11-19T06:00).`,
     );
   if (!match) throw bad();
@@ -186,7 +189,7 @@ function parseWall(text: string, spec: string): { wall: number; instant?: number
 function boundedCount(digits: string | undefined, min: number, max: number, spec: string): number {
   const n = Number(digits);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new RangeSpecError('RANGE_INVALID', `"${spec}": the count must be between ${min} and ${max}.`);
+    throw new RangeSpecError(ErrorCode.RangeInvalid, `"${spec}": the count must be between ${min} and ${max}.`);
   }
   return n;
 }

@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CancelledError, type Logger, UserInputError } from '../core/index.js';
+import { CancelledError, ErrorCode, type Logger, UserInputError } from '../core/index.js';
 import { writeCsv } from '../render/index.js';
 import {
   type PivotColumn,
@@ -183,7 +183,7 @@ async function fetchAsync(id: string, request: PivotRequest, deps: RunDeps): Pro
   const plain = toAsyncRequest(request);
   if (!plain) {
     throw new UserInputError(
-      'ASYNC_UNSUPPORTED',
+      ErrorCode.AsyncUnsupported,
       `${id}: async pivots take plain names; remove metric arguments and aliases, or run it sync.`,
     );
   }

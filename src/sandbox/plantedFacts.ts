@@ -15,7 +15,7 @@
  * and attributed and assisted conversions, are rounded apart: a default (mobile) pivot of the
  * segment's installs shows round(factor × original) exactly.
  */
-import { ConfigError, didYouMean, suggest, UserInputError } from '../core/index.js';
+import { ConfigError, didYouMean, ErrorCode, suggest, UserInputError } from '../core/index.js';
 import type { SandboxDb } from './db.js';
 import { checkPlants, type DataSpan, type Plant, type PlantMetric, plantDays } from './plants.js';
 import { DIMENSION_COLUMNS } from './sql/dimensionSql.js';
@@ -268,12 +268,12 @@ WHERE facts.rowid = n.rid AND facts.ts >= $1::TIMESTAMPTZ AND facts.ts <= $2::TI
 }
 
 function plantsError(problems: readonly string[]): UserInputError {
-  return new UserInputError('PLANTS_INVALID', problems.join('; '), { details: { problems } });
+  return new UserInputError(ErrorCode.PlantsInvalid, problems.join('; '), { details: { problems } });
 }
 
 /** The same problems as a start-up error (`startSandbox({ plants })`, `pivotbot sandbox --plant`). */
 export function plantsConfigError(error: unknown): unknown {
-  if (error instanceof UserInputError && error.code === 'PLANTS_INVALID') {
+  if (error instanceof UserInputError && error.code === ErrorCode.PlantsInvalid) {
     const problems = (error.details.problems as string[] | undefined) ?? [error.message];
     return new ConfigError(problems.map((p) => `plants: ${p}`));
   }

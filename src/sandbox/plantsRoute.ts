@@ -4,7 +4,7 @@
  * loopback callers with the client secret as bearer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { UserInputError } from '../core/index.js';
+import { ErrorCode, UserInputError } from '../core/index.js';
 import { controlPut, type Send } from './controlAccess.js';
 import type { PlantsState } from './plantedFacts.js';
 
@@ -39,7 +39,7 @@ export async function plantsRoute(
   try {
     return send(res, 200, await control.replacePlants(value));
   } catch (error) {
-    if (error instanceof UserInputError && error.code === 'PLANTS_INVALID') {
+    if (error instanceof UserInputError && error.code === ErrorCode.PlantsInvalid) {
       return send(res, 400, { error: error.message, problems: error.details.problems });
     }
     throw error;

@@ -1,4 +1,4 @@
-import { PivotbotError, storedError } from '../core/index.js';
+import { ErrorCode, PivotbotError, storedError } from '../core/index.js';
 import type { Run, RunsRepository } from '../store/index.js';
 import { specRunKey } from './runKey.js';
 import type { SlotResult, SlotRun } from './Scheduler.js';
@@ -83,7 +83,7 @@ async function runClaimed(deps: AttemptSlotDeps, step: SlotStep, run: Run): Prom
       const limit = spec.waitForData?.waitMs ?? 0;
       if (waitedMs + result.waitMs <= limit) return { waitMs: result.waitMs, run };
       throw new PivotbotError(
-        'DATA_WAIT_OVER',
+        ErrorCode.DataWaitOver,
         `runSlot asked to wait ${result.waitMs} ms more after ${waitedMs} ms; the schedule allows ${limit} ms`,
         { userMessage: 'The digest waited for late data longer than its schedule allows.' },
       );
@@ -108,7 +108,7 @@ async function runClaimed(deps: AttemptSlotDeps, step: SlotStep, run: Run): Prom
     const reason = result.skipped;
     runtime.logger.info({ schedule: spec.id, slot: slot.toISOString(), reason }, `${kindOf(spec)} slot skipped`);
     await runtime.record(() =>
-      runs.finish(run.id, { status: 'skipped', error: { code: 'QUIET', message: reason }, ...ts }),
+      runs.finish(run.id, { status: 'skipped', error: { code: ErrorCode.Quiet, message: reason }, ...ts }),
     );
     return 'done';
   }

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../core/index.js';
 import type { RunsRepository, SchedulesRepository } from '../store/index.js';
 import { type CatchUpOptions, planCatchUp } from './planCatchUp.js';
 import type { ScheduleSpec } from './ScheduleSpec.js';
@@ -67,7 +68,7 @@ export function createScheduleLanes(deps: ScheduleLanesDeps): ScheduleLanes {
     await record(async () => {
       const { run, started } = await store.runs.start(newSlotRun(spec, slot, 'catch-up'));
       if (started) {
-        await store.runs.finish(run.id, { status: 'skipped', error: { code: 'SLOT_SKIPPED', message: reason } });
+        await store.runs.finish(run.id, { status: 'skipped', error: { code: ErrorCode.SlotSkipped, message: reason } });
       }
     });
     logger.info({ schedule: spec.id, slot: slot.toISOString(), reason }, `${kindOf(spec)} slot skipped`);

@@ -1,4 +1,5 @@
 import type { Logger, StoredFailure } from '../core/index.js';
+import { ErrorCode } from '../core/index.js';
 import type { NewRun, Run } from '../store/index.js';
 import { specRunKey } from './runKey.js';
 import type { GiveUp } from './Scheduler.js';
@@ -65,14 +66,17 @@ export function newSlotRun(spec: ScheduleSpec, slot: Date, trigger: 'schedule' |
 /** The stored error of a run whose replica stopped or died mid-run, taken over by another. */
 export function handedOverError(): StoredFailure {
   return {
-    code: 'RUN_INTERRUPTED',
+    code: ErrorCode.RunInterrupted,
     message: 'the replica running this slot stopped or stopped answering; another replica runs the slot again',
   };
 }
 
 /** The stored error of a run this process stopped before it finished. */
 export function interruptedError(): StoredFailure {
-  return { code: 'RUN_INTERRUPTED', message: 'pivotbot stopped before this run finished; the slot is run again' };
+  return {
+    code: ErrorCode.RunInterrupted,
+    message: 'pivotbot stopped before this run finished; the slot is run again',
+  };
 }
 
 /**

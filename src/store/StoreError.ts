@@ -1,4 +1,4 @@
-import { PivotbotError, type PivotbotErrorOptions } from '../core/index.js';
+import { ErrorCode, PivotbotError, type PivotbotErrorOptions } from '../core/index.js';
 
 /** Base of every store failure; `code` says which kind, `details.path` where. */
 export class StoreError extends PivotbotError {}
@@ -6,7 +6,7 @@ export class StoreError extends PivotbotError {}
 /** The store file (and its backup) cannot be read or fails validation; start-up stops. */
 export class StoreCorruptError extends StoreError {
   constructor(message: string, options: PivotbotErrorOptions = {}) {
-    super('STORE_CORRUPT', message, { userMessage: 'pivotbot cannot read its saved state.', ...options });
+    super(ErrorCode.StoreCorrupt, message, { userMessage: 'pivotbot cannot read its saved state.', ...options });
   }
 }
 
@@ -14,7 +14,7 @@ export class StoreCorruptError extends StoreError {
 export class StoreTooNewError extends StoreError {
   constructor(path: string, found: number, supported: number) {
     super(
-      'STORE_TOO_NEW',
+      ErrorCode.StoreTooNew,
       `${path} has store version ${found}, written by a newer pivotbot; this build understands up to version ${supported}. ` +
         'Refusing to open it so it is not overwritten: upgrade pivotbot, or point PIVOTBOT_STORE at another file.',
       { userMessage: 'pivotbot cannot read its saved state.', details: { path, found, supported } },
@@ -25,7 +25,7 @@ export class StoreTooNewError extends StoreError {
 /** Another live process holds the store's lock file. */
 export class StoreLockedError extends StoreError {
   constructor(message: string, details: Record<string, unknown>) {
-    super('STORE_LOCKED', message, { userMessage: 'Another pivotbot is using the same state file.', details });
+    super(ErrorCode.StoreLocked, message, { userMessage: 'Another pivotbot is using the same state file.', details });
   }
 }
 
@@ -37,7 +37,7 @@ export class StoreWriteFailedError extends StoreError {
   constructor(path: string, cause: unknown) {
     const code = errnoCode(cause);
     super(
-      'STORE_WRITE_FAILED',
+      ErrorCode.StoreWriteFailed,
       `Writing the store ${path} failed${code === undefined ? '' : ` (${code})`}: ${cause instanceof Error ? cause.message : String(cause)}`,
       {
         userMessage: 'pivotbot could not save its state right now; please try again shortly.',
@@ -52,28 +52,28 @@ export class StoreWriteFailedError extends StoreError {
 /** A method was called after `close()`. */
 export class StoreClosedError extends StoreError {
   constructor(location: string) {
-    super('STORE_CLOSED', `The store ${location} is closed.`);
+    super(ErrorCode.StoreClosed, `The store ${location} is closed.`);
   }
 }
 
 /** A record handed to the store would not pass validation when loaded back; nothing was changed. */
 export class StoreInvalidRecordError extends StoreError {
   constructor(kind: string, problem: string) {
-    super('STORE_INVALID_RECORD', `Refusing to store an invalid ${kind}: ${problem}`, { details: { kind } });
+    super(ErrorCode.StoreInvalidRecord, `Refusing to store an invalid ${kind}: ${problem}`, { details: { kind } });
   }
 }
 
 /** An update named a record that does not exist. */
 export class StoreNotFoundError extends StoreError {
   constructor(kind: string, id: string) {
-    super('STORE_NOT_FOUND', `No ${kind} with id "${id}".`, { details: { kind, id } });
+    super(ErrorCode.StoreNotFound, `No ${kind} with id "${id}".`, { details: { kind, id } });
   }
 }
 
 /** A create named an id that is already taken. */
 export class StoreConflictError extends StoreError {
   constructor(kind: string, id: string) {
-    super('STORE_CONFLICT', `A ${kind} with id "${id}" already exists.`, { details: { kind, id } });
+    super(ErrorCode.StoreConflict, `A ${kind} with id "${id}" already exists.`, { details: { kind, id } });
   }
 }
 

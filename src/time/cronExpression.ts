@@ -6,7 +6,7 @@
  * validates definitions, so a bad field is reported at its line; the scheduler computes fire
  * times from the parsed form.
  */
-import { UserInputError } from '../core/index.js';
+import { ErrorCode, UserInputError } from '../core/index.js';
 
 export interface CronExpression {
   /** The expression as written, trimmed, with single spaces. */
@@ -31,7 +31,7 @@ export interface CronExpression {
 /** A cron expression that cannot be read; the message names the field and what it allows. */
 export class CronSyntaxError extends UserInputError {
   constructor(message: string) {
-    super('CRON_INVALID', message);
+    super(ErrorCode.CronInvalid, message);
   }
 }
 

@@ -1,4 +1,4 @@
-import { UserInputError } from '../core/index.js';
+import { ErrorCode, UserInputError } from '../core/index.js';
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -9,7 +9,8 @@ const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 
  */
 export function durationMs(text: string): number {
   const match = /^(\d+)(s|m|h|d)$/.exec(text.trim());
-  if (!match) throw new UserInputError('DURATION_INVALID', `"${text}" is not a duration like 90s, 30m, 6h or 1d.`);
+  if (!match)
+    throw new UserInputError(ErrorCode.DurationInvalid, `"${text}" is not a duration like 90s, 30m, 6h or 1d.`);
   return Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1_000);
 }
 

@@ -1,9 +1,9 @@
-import { PivotbotError } from '../../core/index.js';
+import { ErrorCode, PivotbotError } from '../../core/index.js';
 
 /** The queue already holds as many waiting runs as it may: the user is told at once. */
 export class QueueFullError extends PivotbotError {
   constructor(queued: number) {
-    super('QUEUE_FULL', `work queue full: ${queued} runs running or waiting`, {
+    super(ErrorCode.QueueFull, `work queue full: ${queued} runs running or waiting`, {
       userMessage: `pivotbot is busy with ${queued} runs right now, so yours did not start; try again in a minute.`,
       retryable: true,
       details: { queued },
@@ -14,7 +14,7 @@ export class QueueFullError extends PivotbotError {
 /** The bot is stopping: a run that had not started is not started. */
 export class ShuttingDownError extends PivotbotError {
   constructor() {
-    super('SHUTTING_DOWN', 'the bot is stopping; a waiting run was not started', {
+    super(ErrorCode.ShuttingDown, 'the bot is stopping; a waiting run was not started', {
       userMessage: 'pivotbot is restarting, so your run did not start; run it again in a minute.',
       retryable: true,
     });

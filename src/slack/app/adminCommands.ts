@@ -2,7 +2,7 @@
  * The admin side of `/pivot`: subscriptions (`subscribe`, `unsubscribe`, `schedule`), watches
  * (`alerts`, `unwatch`, the Remove button), refused to anyone not in the admins list.
  */
-import { PivotbotError, UserInputError, userMessageOf } from '../../core/index.js';
+import { ErrorCode, PivotbotError, UserInputError, userMessageOf } from '../../core/index.js';
 import { savedName, watchesOf, watchId } from '../../query/index.js';
 import type { Block, SlackMessage } from '../../render/index.js';
 import type { LoadedReport } from '../../reports/index.js';
@@ -33,19 +33,22 @@ export class AdminCommands {
       timezone = normalizeTimeZone(command.timezone);
       const problem = timeZoneProblem(command.timezone);
       if (timezone === undefined || problem) {
-        throw new UserInputError('BAD_TIMEZONE', problem?.message ?? `"${command.timezone}" is not a time zone.`);
+        throw new UserInputError(
+          ErrorCode.BadTimezone,
+          problem?.message ?? `"${command.timezone}" is not a time zone.`,
+        );
       }
     }
     const own = command.schedule;
     if (!own && !report.definition.schedule) {
       throw new UserInputError(
-        'REPORT_NOT_SCHEDULED',
+        ErrorCode.ReportNotScheduled,
         `\`${report.id}\` has no schedule of its own; give one: \`/pivot subscribe ${report.id} at 09:00\` or \`cron "0 9 * * 1-5"\`.`,
       );
     }
     if (!own && (await this.reportPostsIn(report, channel))) {
       throw new UserInputError(
-        'ALREADY_POSTS_HERE',
+        ErrorCode.AlreadyPostsHere,
         `\`${report.id}\` already posts in <#${channel}> on its own schedule (its file's \`deliver.channels\`): a subscription on that schedule would post every digest twice. Give it another time, e.g. \`/pivot subscribe ${report.id} at 14:00\`.`,
       );
     }
@@ -118,7 +121,7 @@ export class AdminCommands {
     if (!found) {
       const names = watchesOf(store.subscriptions.list()).map((s) => savedName(s.report));
       throw new UserInputError(
-        'WATCH_NOT_FOUND',
+        ErrorCode.WatchNotFound,
         `There is no watch "${name}".${names.length > 0 ? ` Watches: ${names.join(', ')}.` : ' Save one with "Watch this" under an answer.'}`,
       );
     }
@@ -202,7 +205,7 @@ export class AdminCommands {
   private channelId(ref: ChannelRef | undefined, ctx: CommandContext): string {
     if (!ref) return ctx.channelId;
     if (ref.id) return ref.id;
-    throw new PivotbotError('CHANNEL_NAME_ONLY', `Channel #${ref.name} given by name only`, {
+    throw new PivotbotError(ErrorCode.ChannelNameOnly, `Channel #${ref.name} given by name only`, {
       userMessage: `Pick #${ref.name} from Slack's channel suggestions when you type it (so I get its id), or run the command in that channel.`,
     });
   }

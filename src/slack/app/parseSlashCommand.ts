@@ -1,4 +1,4 @@
-import { didYouMean, suggest, UserInputError } from '../../core/index.js';
+import { didYouMean, ErrorCode, suggest, UserInputError } from '../../core/index.js';
 import { whyQueryText } from '../../query/index.js';
 import { findDimension, findMetric } from '../../reporting/index.js';
 import { HELP_TOPICS, type HelpTopic } from './screens/helpTopicMessage.js';
@@ -108,7 +108,7 @@ export function parseSlashCommand(raw: string): SlashCommand {
     const near = suggest(verb, VERBS).filter((v) => v !== verb);
     if (near.length > 0 && verb.length >= 3) {
       throw new UserInputError(
-        'UNKNOWN_SUBCOMMAND',
+        ErrorCode.UnknownSubcommand,
         `Unknown command "${first}".${didYouMean(near)} Try \`/pivot help\`.`,
         {
           suggestions: near,
@@ -126,7 +126,7 @@ function parseHelp(words: readonly string[]): SlashCommand {
   if (!topic || words.length > 2 || (pageText !== undefined && !/^[1-9]\d{0,2}$/.test(pageText))) {
     const near = suggest(word, HELP_TOPICS);
     throw new UserInputError(
-      'UNKNOWN_HELP_TOPIC',
+      ErrorCode.UnknownHelpTopic,
       `Help topics are ${HELP_TOPICS.join(', ')}, with an optional page: /pivot help metrics 2.${didYouMean(near)}`,
       { suggestions: near },
     );
@@ -152,7 +152,7 @@ function parseSubscribe(words: readonly string[]): SlashCommand {
       const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(time);
       if (!match) {
         throw new UserInputError(
-          'BAD_SCHEDULE',
+          ErrorCode.BadSchedule,
           `"at ${time}" is not a time of day; write it as HH:MM, e.g. \`at 09:00\`. Usage: /pivot ${usage}`,
         );
       }
@@ -170,7 +170,7 @@ function parseSubscribe(words: readonly string[]): SlashCommand {
       const fields = expression.split(/\s+/);
       if (fields.length !== 5 || !fields.every((f) => /^[\d*/,\-A-Za-z?]+$/.test(f))) {
         throw new UserInputError(
-          'BAD_SCHEDULE',
+          ErrorCode.BadSchedule,
           `"${expression}" is not a five-field cron expression (minute hour day month weekday), e.g. \`cron "0 9 * * 1-5"\`.`,
         );
       }
@@ -180,7 +180,7 @@ function parseSubscribe(words: readonly string[]): SlashCommand {
       timezone = requireWord(words[i + 1], usage, 'the time zone (like Europe/Berlin)');
       i += 2;
     } else {
-      throw new UserInputError('BAD_SCHEDULE', `Unexpected "${words[i]}". Usage: /pivot ${usage}`);
+      throw new UserInputError(ErrorCode.BadSchedule, `Unexpected "${words[i]}". Usage: /pivot ${usage}`);
     }
   }
   return {
@@ -197,12 +197,12 @@ export function parseChannel(word: string): ChannelRef {
   const escaped = /^<#([A-Z0-9]+)(?:\|([^>]*))?>$/.exec(word);
   if (escaped) return { id: escaped[1] as string, ...(escaped[2] ? { name: escaped[2] } : {}) };
   if (/^#[a-z0-9][a-z0-9._-]*$/i.test(word)) return { name: word.slice(1).toLowerCase() };
-  throw new UserInputError('BAD_CHANNEL', `"${word}" is not a channel; mention it like #growth.`);
+  throw new UserInputError(ErrorCode.BadChannel, `"${word}" is not a channel; mention it like #growth.`);
 }
 
 function requireWord(word: string | undefined, usage: string, what: string): string {
   if (word === undefined || word === '') {
-    throw new UserInputError('MISSING_ARGUMENT', `Say which ${what.replace(/^the /, '')}: /pivot ${usage}`);
+    throw new UserInputError(ErrorCode.MissingArgument, `Say which ${what.replace(/^the /, '')}: /pivot ${usage}`);
   }
   return word;
 }

@@ -4,7 +4,7 @@
  * recorded under the request's idempotency key, waits its turn in the work queue, and posts
  * through `delivery/`.
  */
-import { UserInputError } from '../../core/index.js';
+import { ErrorCode, UserInputError } from '../../core/index.js';
 import { deliverRequested, postExplanation, type RunTarget } from '../../delivery/index.js';
 import { explainReport } from '../../insights/index.js';
 import { compileQuery, QueryError, type QueryOptions, workspaceGlossaryOf } from '../../query/index.js';
@@ -128,7 +128,7 @@ export class QueryCommands {
         if (explained.metrics.length === 0) {
           const why = explained.skipped.map((s) => `${s.label}: ${s.reason}`).join('; ');
           throw new UserInputError(
-            'NOTHING_TO_EXPLAIN',
+            ErrorCode.NothingToExplain,
             why ? `Nothing here can be explained: ${why}` : 'That query has no metric to explain.',
           );
         }

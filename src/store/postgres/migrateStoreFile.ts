@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import pg from 'pg';
 import type { Logger } from '../../core/index.js';
+import { ErrorCode } from '../../core/index.js';
 import { decodeStoreText } from '../decodeStoreText.js';
 import { StoreError, StoreLockedError } from '../StoreError.js';
 import { type CopyCounts, copyStoreData } from './copyStoreData.js';
@@ -46,7 +47,7 @@ export async function migrateStoreFile(options: {
   }
   const text = await readFile(options.from, 'utf8').catch((error: unknown) => {
     throw new StoreError(
-      'STORE_FILE_UNREADABLE',
+      ErrorCode.StoreFileUnreadable,
       `Cannot read the store file ${options.from}: ${(error as Error).message}`,
       {
         cause: error,
@@ -68,7 +69,7 @@ export async function migrateStoreFile(options: {
     if (isUniqueViolation(error)) {
       const detail = String((error as { detail?: unknown }).detail ?? (error as Error).message);
       throw new StoreError(
-        'STORE_MIGRATE_CONFLICT',
+        ErrorCode.StoreMigrateConflict,
         `${options.from} holds a record that conflicts with one already in ${location} (${detail}); nothing was copied. ` +
           'Migrate into an empty database, or remove the conflicting record from one side.',
         { cause: error, details: { path: options.from } },

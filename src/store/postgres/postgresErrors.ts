@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../core/index.js';
 import { StoreError } from '../StoreError.js';
 
 /** The store's database cannot be reached or answered with an error; retrying later may work. */
@@ -5,7 +6,7 @@ export class StoreUnavailableError extends StoreError {
   constructor(location: string, cause: unknown) {
     const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
     super(
-      'STORE_UNAVAILABLE',
+      ErrorCode.StoreUnavailable,
       `The store database ${location} is unavailable${typeof code === 'string' ? ` (${code})` : ''}: ${
         cause instanceof Error ? cause.message : String(cause)
       }`,
