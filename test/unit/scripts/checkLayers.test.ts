@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkLayers, cyclesIn, LAYERS, type LayerTable } from '../../../scripts/checkLayers.mjs';
+import { checkLayers, cyclesIn, LAYERS, type LayerTable, unusedEdges } from '../../../scripts/checkLayers.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SCRIPT = join(REPO, 'scripts', 'checkLayers.mjs');
@@ -118,18 +118,115 @@ describe('checkLayers', () => {
     expect(cyclesIn({ core: [], a: ['core'], b: ['a', 'core'], cli: '*' })).toEqual([]);
   });
 
+  it.each([
+    ['slackapi', 'delivery'],
+    ['slackapi', 'insights'],
+    ['slackapi', 'slack/app'],
+    ['slackapi', 'reports'],
+    ['insights', 'delivery'],
+    ['insights', 'slackapi'],
+    ['insights', 'slack/app'],
+    ['alerts', 'insights'],
+    ['explain', 'insights'],
+    ['reports', 'insights'],
+    ['render', 'slackapi'],
+    ['core', 'slackapi'],
+    ['delivery', 'slack/receiver'],
+    ['delivery', 'slack/app'],
+    ['slack/receiver', 'delivery'],
+    ['slack/receiver', 'slack/app'],
+  ])('refuses %s importing %s, the wrong way into or out of the new folders', (from, to) => {
+    const depth = from.split('/').length;
+    const up = '../'.repeat(depth);
+    const root = fixture({
+      [`${to}/index.ts`]: "export const there = 'there';\n",
+      [`${from}/x.ts`]: `import { there } from '${up}${to}/index.js';\nexport const x = there;\n`,
+    });
+    expect(checkLayers(root)).toEqual([
+      `${join('src', ...from.split('/'), 'x.ts')}:1: ${from} may not import ${to} (${up}${to}/index.js); see the layer table`,
+    ]);
+  });
+
+  it.each([
+    ['delivery', 'slackapi'],
+    ['delivery', 'insights'],
+    ['insights', 'explain'],
+    ['insights', 'alerts'],
+    ['slack/receiver', 'slackapi'],
+    ['slack/app', 'insights'],
+    ['slack/app', 'delivery'],
+  ])('lets %s import %s', (from, to) => {
+    const up = '../'.repeat(from.split('/').length);
+    const root = fixture({
+      [`${to}/index.ts`]: "export const there = 'there';\n",
+      [`${from}/x.ts`]: `import { there } from '${up}${to}/index.js';\nexport const x = there;\n`,
+    });
+    expect(checkLayers(root)).toEqual([]);
+  });
+
+  it('reports an edge of the table that no import uses, and not one that an import uses', () => {
+    const table: LayerTable = { core: [], a: ['core'], b: ['a', 'core'], cli: '*' };
+    const root = fixture({
+      'core/index.ts': "export const core = 'core';\n",
+      'a/index.ts': "import { core } from '../core/index.js';\nexport const a = core;\n",
+      'b/x.ts': "import { a } from '../a/index.js';\nexport const x = a;\n",
+    });
+    expect(checkLayers(root, table, { unused: true })).toEqual([
+      "the layer table lets b use core, but no import does; drop the edge (LAYERS and the README's table)",
+    ]);
+    expect(checkLayers(root, table)).toEqual([]);
+    expect(unusedEdges(table, new Set(['a core', 'b a', 'b core']))).toEqual([]);
+  });
+
+  it('refuses an error code written as a string, and names the member to write', () => {
+    const root = fixture({
+      'core/index.ts': "export { ErrorCode } from './errorCodes.js';\n",
+      'core/errorCodes.ts':
+        "export const ErrorCode = {\n  ReportNotFound: 'REPORT_NOT_FOUND',\n  Quiet: 'QUIET',\n} as const;\n",
+      'core/x.ts': [
+        "import { ErrorCode } from './errorCodes.js';",
+        "export const a = new Error('REPORT_NOT_FOUND');",
+        'export const b = { code: `QUIET` };',
+        'export const c = ErrorCode.Quiet;',
+        "export const d = 'REPORT_NOT_FOUND_AT_ALL';",
+        '',
+      ].join('\n'),
+    });
+    const where = join('src', 'core', 'x.ts');
+    expect(checkLayers(root)).toEqual([
+      `${where}:2: the error code 'REPORT_NOT_FOUND' as a string; write ErrorCode.ReportNotFound`,
+      `${where}:3: the error code 'QUIET' as a string; write ErrorCode.Quiet`,
+    ]);
+    expect(checkLayers(root, LAYERS, { pending: { 'src/core/x.ts': ['REPORT_NOT_FOUND', 'QUIET'] } })).toEqual([]);
+  });
+
+  it('finds no error-code literal and no unused edge in the repository itself', () => {
+    const problems = checkLayers(REPO, LAYERS, { unused: true });
+    expect(problems.filter((p) => p.includes('as a string') || p.includes('no import does'))).toEqual([]);
+  });
+
   it('finds no cycle in the repository’s own table', () => {
-    expect(Object.keys(LAYERS)).toEqual(expect.arrayContaining(['core', 'delivery', 'slackapi', 'slack/app', 'cli']));
+    expect(Object.keys(LAYERS)).toEqual(
+      expect.arrayContaining(['core', 'slackapi', 'insights', 'delivery', 'slack/receiver', 'slack/app', 'cli']),
+    );
     expect(cyclesIn(LAYERS)).toEqual([]);
   });
 
   it('exits 1 with one line per problem on the command line, and 0 on a clean tree', () => {
-    const bad = fixture({ ...INDEXES, 'core/x.ts': "export { api } from '../slackapi/index.js';\n" });
+    // The command line also reports unused edges between the folders a tree has: here slackapi uses core.
+    const used = {
+      ...INDEXES,
+      'slackapi/index.ts': "import { core } from '../core/index.js';\nexport const api = core;\n",
+    };
+    const bad = fixture({ ...used, 'core/x.ts': "export { api } from '../slackapi/index.js';\n" });
     const failed = spawnSync(process.execPath, [SCRIPT, bad], { encoding: 'utf8' });
     expect(failed.status).toBe(1);
     expect(failed.stderr).toContain(`${join('src', 'core', 'x.ts')}:1: core may not import slackapi`);
     expect(failed.stderr).toContain('checkLayers: 1 problem(s)');
-    const clean = spawnSync(process.execPath, [SCRIPT, fixture({ ...INDEXES })], { encoding: 'utf8' });
+    const clean = spawnSync(process.execPath, [SCRIPT, fixture(used)], { encoding: 'utf8' });
+    const unusedEdge = spawnSync(process.execPath, [SCRIPT, fixture({ ...INDEXES })], { encoding: 'utf8' });
+    expect(unusedEdge.status).toBe(1);
+    expect(unusedEdge.stderr).toContain('the layer table lets slackapi use core, but no import does');
     expect(clean.stderr).toBe('');
     expect(clean.status).toBe(0);
   });
