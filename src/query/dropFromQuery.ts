@@ -34,16 +34,20 @@ const CLAUSES: ReadonlyArray<readonly [ReadonlySet<string>, (q: AdhocAst) => voi
 /** Takes out of `q` (in place) what the reply after "drop" / "without" / "no" names. */
 export function removeFromQuery(q: AdhocAst, words: FollowUpWords, glossary: GlossaryIndex): void {
   let exclusion: QueryError | undefined;
+  let values: AdhocAst | undefined;
   try {
     const ast = parseQuery(EXCLUDE + words.rest, glossary);
-    if (ast.kind === 'adhoc' && ast.metrics.length === 1 && ast.dimensions.length === 0 && ast.where.length > 0) {
-      const edit = { ast, metrics: [], dimensions: [], ranked: false, offset: EXCLUDE.length };
-      applyEdit(q, edit, { add: false, addValues: false }, glossary);
-      return;
-    }
+    if (ast.kind === 'adhoc' && ast.metrics.length === 1 && ast.dimensions.length === 0 && ast.where.length > 0)
+      values = ast;
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
     exclusion = new QueryError(error.message, error.position - EXCLUDE.length, error.length, error.suggestions);
+  }
+  if (values) {
+    const edit = { ast: values, metrics: [], dimensions: [], ranked: false, offset: EXCLUDE.length };
+    const removal = words.removeWord ?? 'without';
+    applyEdit(q, edit, { add: false, addValues: false, removal, reply: words.rest.trim() }, glossary);
+    return;
   }
   for (const group of groups(words.words)) {
     try {

@@ -20,11 +20,18 @@ export interface EditMode {
   add: boolean;
   /** Filter values add up. */
   addValues: boolean;
+  /** The word that took values out ("drop", "without", "excluding"…), and the values as written. */
+  removal?: string;
+  reply?: string;
   /** The field this edit replaces in place ("instead of country"). */
   insteadOf?: FieldAst;
 }
 
 const NO_SPAN = { start: 0, end: 0 } as const;
+/** Words that take a value out of the query's filter: when it was the only value, the filter goes. */
+const TAKE_OUT = new Set(['drop', 'remove', 'without', 'get rid of', 'take out', 'leave out', 'minus', 'skip', 'hide']);
+/** Of them, the ones that name something the query has: with no filter holding the value, refused. */
+const DROP = new Set(['drop', 'remove', 'get rid of', 'take out']);
 
 export const keyOf = (f: FieldAst): string => f.alias?.value ?? f.name.value;
 export const isTime = (f: FieldAst): boolean => f.name.value === 'date';
@@ -64,7 +71,7 @@ export function applyEdit(q: AdhocAst, edit: Edit, mode: EditMode, glossary: Glo
     q.dimensions = [...current, ...q.dimensions.filter(isTime)];
   }
   if (bucket) q.dimensions = [...q.dimensions.filter((d) => !isTime(d)), bucket];
-  for (const cond of edit.ast.where) editFilter(q, canonicalCondition(shift(cond), glossary), mode.addValues);
+  for (const cond of edit.ast.where) editFilter(q, canonicalCondition(shift(cond), glossary), mode);
   const a = edit.ast;
   if (a.range) q.range = a.range;
   if (a.compare) q.compare = a.compare;
@@ -143,7 +150,8 @@ function canonicalCondition(cond: ConditionAst, glossary: GlossaryIndex): Condit
  * A value filter: `=`/`in` replaces the field's filter (adds to it with `addValues`); `!=`/`not in`
  * takes the values out of the field's list, or excludes them.
  */
-function editFilter(q: AdhocAst, cond: ConditionAst, addValues: boolean): void {
+function editFilter(q: AdhocAst, cond: ConditionAst, mode: EditMode): void {
+  const addValues = mode.addValues;
   const field = cond.field.value;
   const values = cond.values.map((v) => v.value);
   const mine = q.where.filter((c) => c.field.value === field);
@@ -158,7 +166,18 @@ function editFilter(q: AdhocAst, cond: ConditionAst, addValues: boolean): void {
     // list is already out.
     const inList = pos.some((v) => values.includes(v));
     if (inList) pos = pos.filter((v) => !values.includes(v));
-    if (pos.length === 0) neg = union(neg, values);
+    const removal = mode.removal ?? '';
+    // "drop US" on "for US": the filter goes (all countries again), never "not US".
+    if (pos.length === 0 && !(inList && TAKE_OUT.has(removal))) {
+      if (!inList && DROP.has(removal))
+        throw new QueryError(
+          `This query has no filter on ${values.join(', ')} to ${removal}. To leave ${values.join(', ')} out of it, write: excluding ${mode.reply ?? values.join(', ')}.`,
+          0,
+          10_000,
+          [`excluding ${mode.reply ?? values.join(', ')}`],
+        );
+      neg = union(neg, values);
+    }
   }
   // The field keeps its place among the filters ("US only" on "US and iOS" changes nothing).
   const at = q.where.findIndex((c) => c.field.value === field);

@@ -44,12 +44,18 @@ export function parseLoose(c: Cursor, ast: AdhocAst, g: GlossaryIndex): boolean 
   }
   const article = c.peekWord(1) === 'a' || c.peekWord(1) === 'an' ? 1 : 0;
   const flag = c.peekWord(1 + article);
-  if (word === 'as' && (flag === 'csv' || flag === 'chart' || flag === 'graph')) {
+  if (word === 'as' && isFlagAfterAs(c)) {
     for (let i = 0; i < 2 + article; i++) c.next();
     if (flag === 'csv') ast.csv = true;
     return true;
   }
   return false;
+}
+
+/** True at "as csv", "as a chart": the answer's form, not a column's name. */
+export function isFlagAfterAs(c: Cursor): boolean {
+  const flag = c.peekWord(c.peekWord(1) === 'a' || c.peekWord(1) === 'an' ? 2 : 1);
+  return c.peekWord() === 'as' && (flag === 'csv' || flag === 'chart' || flag === 'graph');
 }
 
 function dimensionOf(word: string, g: GlossaryIndex): string | undefined {

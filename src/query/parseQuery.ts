@@ -6,7 +6,7 @@ import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { mergePhrases } from './mergePhrases.js';
 import { located, parseArgs, parseCondition, parseHaving, parseOrder } from './parseClauses.js';
 import { parsePostbacks, parseRun } from './parseCommands.js';
-import { isDimensionWord, parseLoose, unquoted } from './parseLoose.js';
+import { isDimensionWord, isFlagAfterAs, parseLoose, unquoted } from './parseLoose.js';
 import {
   atIdFilter,
   FILLERS,
@@ -311,7 +311,8 @@ function parseFields(
     const t = c.peek();
     const word = c.peekWord();
     if (t.kind !== 'word' || CLAUSES.has(word) || PHRASING_WORDS.has(word) || atRange(c)) break;
-    if (atSortWords(c) || atThreshold(c)) break;
+    if (atSortWords(c) || atThreshold(c) || isFlagAfterAs(c)) break;
+    if (word === 'no' && isBareValue(c.peekWord(1), c.peek(1))) break;
     if (what === 'metric' && (word === 'ctv' || word === 'mobile')) break;
     if (PERIOD_OVER_PERIOD[word]) break;
     if (what === 'metric' && isBucket(word, g)) {
@@ -336,7 +337,7 @@ function parseFields(
       field.granularity = located(gr, gr.text);
     }
     if (c.peek().text === '(') field.args = parseArgs(c);
-    if (c.peekWord() === 'as') {
+    if (c.peekWord() === 'as' && !isFlagAfterAs(c)) {
       c.next();
       const alias = c.name(`a name for this ${what}`);
       field.alias = located(alias, alias.text);

@@ -19,6 +19,8 @@ export interface FollowUpWords {
   and: boolean;
   /** "drop", "remove", "without", "no", "excluding": take out. */
   remove: boolean;
+  /** The word that took out, lower case ("drop", "without", "excluding"…): a value's fate depends on it. */
+  removeWord?: string;
   /** "only", "just", "same for", "what about": the values that follow filter ("same for us" is US). */
   only: boolean;
   /** "by source instead of country": the field that the edit replaces. */
@@ -194,6 +196,7 @@ export function readFollowUp(reply: string, glossary: GlossaryIndex = defaultGlo
       if (at.length >= words.length && words.every((w, k) => lower[at[k] ?? -1] === w)) {
         for (let k = 0; k < words.length; k++) kept[at[k] as number] = false;
         apply(effect);
+        if (effect === 'remove') out.removeWord = words.join(' ');
         again = effect !== 'remove';
         break;
       }

@@ -1,0 +1,119 @@
+import { applyFollowUp, type CompiledQuery, compileQuery, formatQuery, parseQuery } from '../../../src/query/index.js';
+
+const options = { now: new Date('2026-11-20T12:00:00Z'), defaultTimeZone: 'UTC' };
+const definitionOf = (text: string) => {
+  const { title: _t, description: _d, ...rest } = (compileQuery(text, options) as CompiledQuery).definition;
+  return rest;
+};
+
+describe('the words people use', () => {
+  it.each([
+    ['can u pull cpi by country yesterday pls', 'installsCpi by countryCode yesterday'],
+    ['hey spend by country thx', 'spend by countryCode yesterday'],
+    ['spend split by country', 'spend by countryCode'],
+    ['spend broken down by os', 'spend by appPlatform'],
+    ['spend since Nov 1', 'spend since 2026-11-01'],
+    ['spend since 1st November', 'spend since 2026-11-01'],
+    ['spend since Dec 1', 'spend since 2025-12-01'],
+    ['spend since 11/16', 'spend since 2026-11-16'],
+    ['spend from 13/11', 'spend since 2026-11-13'],
+    ['spend since monday', 'spend since 2026-11-16'],
+    ['spend since friday', 'spend since 2026-11-20'],
+    ['spend on Nov 3', 'spend 2026-11-03'],
+    ['spend Nov 1-15', 'spend 2026-11-01..2026-11-16'],
+    ['spend from Nov 1 to Nov 15', 'spend 2026-11-01..2026-11-16'],
+    ['spend this week so far', 'spend this_week'],
+    ['cpi by campaign cheapest first', 'installsCpi by campaign sort by installsCpi asc'],
+    ['spend cpi by campaign most expensive first', 'spend, installsCpi by campaign sort by installsCpi desc'],
+    ['roas by source worst first', 'eventsRoas by source sort by eventsRoas asc'],
+    ['cpi by source lowest first', 'installsCpi by source sort by installsCpi asc'],
+    ['spend by campaign, only campaigns with more than 100 installs', 'spend by campaign having installs > 100'],
+    ['cpi by publisher min 50 installs', 'installsCpi by siteName having installs >= 50'],
+    ['spend by country under 10 clicks', 'spend by countryCode having clicks < 10'],
+    ['spend by country, no US', 'spend by countryCode where countryCode != US'],
+    ['spend by campaign as csv', 'spend by campaign csv'],
+    ['“spend by country”', 'spend by countryCode'],
+    ['spend last month vs last month', 'spend last_month vs previous period'],
+  ])('reads %j as %j', (said, meant) => {
+    expect(definitionOf(said)).toEqual(definitionOf(meant));
+  });
+
+  it.each([
+    ['spend from 1/11', 'could be 11 January or 1 November; write Jan 11 or Nov 1'],
+    ['spend since Nov 31', 'There is no day 31 in november'],
+    ['spend MTD vs last month', 'works on the range last month only'],
+    ['spend last 14 days vs same period last month', 'works on the range last month only'],
+    ['spend MTD MoM', 'works on the range last month only'],
+    ['spend cpi cpm by campaign cheapest first', "the query's cost metric, and it has 2"],
+    ['installs by campaign cheapest first', 'this query has none'],
+    ['spend by country, only campaigns with more than 100 installs', 'The query is not by campaign'],
+    ['thx', 'The query is empty'],
+  ])('refuses %j', (said, message) => {
+    expect(() => compileQuery(said, options)).toThrow(message);
+  });
+
+  it('writes a day without a year back as it reads, and keeps since relative', () => {
+    for (const text of [
+      'spend since Nov 1',
+      'spend since monday',
+      'spend Nov 1-15',
+      'spend on Nov 3',
+      'cpi cheapest first',
+    ])
+      expect(formatQuery(parseQuery(formatQuery(parseQuery(text))))).toBe(formatQuery(parseQuery(text)));
+    expect(formatQuery(parseQuery('spend since monday'))).toBe('spend since monday');
+  });
+
+  describe('taking a value out in a thread', () => {
+    it('drops the filter whose only value it was', () => {
+      expect(applyFollowUp('spend by campaign for US', 'drop US', options)).toMatchObject({
+        kind: 'query',
+        text: 'spend by campaign yesterday',
+      });
+      expect(applyFollowUp('spend by campaign for US', 'without US', options)).toMatchObject({
+        kind: 'query',
+        text: 'spend by campaign yesterday',
+      });
+    });
+    it('takes it out of a list', () => {
+      expect(applyFollowUp('spend for US and BR', 'drop US', options)).toMatchObject({
+        text: 'spend yesterday where countryCode = BR',
+      });
+    });
+    it('refuses "drop" of a value no filter holds, offering the exclusion', () => {
+      expect(applyFollowUp('spend by campaign', 'drop US', options)).toMatchObject({
+        kind: 'unknown',
+        suggestions: ['excluding US'],
+      });
+    });
+    it('excludes with excluding, and with without when no filter holds it', () => {
+      expect(applyFollowUp('spend by campaign', 'without US', options)).toMatchObject({
+        text: 'spend by campaign yesterday where countryCode != US',
+      });
+      expect(applyFollowUp('spend by campaign for US', 'excluding US', options)).toMatchObject({
+        text: 'spend by campaign yesterday where countryCode != US',
+      });
+    });
+  });
+
+  it('reads follow-ups with fillers, dates, sort words and month comparisons', () => {
+    expect(applyFollowUp('cpi by country yesterday', 'can u split it by os instead?', options)).toMatchObject({
+      text: 'installsCpi by appPlatform yesterday',
+    });
+    expect(applyFollowUp('spend by campaign last 7 days', 'can i get this as a csv', options)).toMatchObject({
+      csv: true,
+    });
+    expect(applyFollowUp('cpa by campaign this week', 'cheapest first pls', options)).toMatchObject({
+      text: 'eventsCpa by campaign this_week sort by eventsCpa asc',
+    });
+    expect(applyFollowUp('spend by campaign last 7 days', 'since Nov 1', options)).toMatchObject({
+      text: 'spend by campaign since Nov 1',
+    });
+    expect(applyFollowUp('spend last month', 'vs last month', options)).toMatchObject({
+      text: 'spend last_month vs previous period',
+    });
+    const refused = applyFollowUp('spend by campaign MTD', 'same period last month', options);
+    expect(refused).toMatchObject({ kind: 'unknown' });
+    expect(JSON.stringify(refused)).not.toContain('same spend');
+  });
+});
