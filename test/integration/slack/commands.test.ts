@@ -1,7 +1,11 @@
 import { ADMIN, receiverThreadEntry, useBotHarness } from '../../support/botHarness.js';
-import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
+import { postSigned, slashCommandBody, wire } from '../../support/slackRequests.js';
+import { channelMention } from '../../support/slackWireFormat.js';
 
 const text = (value: unknown) => JSON.stringify(value);
+/** Channels as Slack sends them in a command's text (should_escape: true). */
+const MARKETING = channelMention('C0MARKET01', 'marketing');
+const UA_DAILY = channelMention('C0UADAILY1', 'ua-daily');
 
 // Every subcommand both ways the bot can run: all in one thread (the TypeScript sources), and as
 // production runs the compiled build, with Slack received in a thread of its own and charts drawn
@@ -116,13 +120,13 @@ describe.each([
     expect(await bot().waitForHook(refused.hook)).toContain('Only pivotbot admins');
     expect(bot().bot.store.subscriptions.list()).toHaveLength(0);
 
-    const ok = await bot().command('subscribe daily-kpi <#C0MARKET01|marketing> at 9:30', { user: ADMIN });
+    const ok = await bot().command(wire`subscribe daily-kpi ${MARKETING} at 9:30`, { user: ADMIN });
     expect(await bot().waitForHook(ok.hook)).toContain('Subscribed');
     expect(bot().bot.store.subscriptions.list()).toEqual([
       expect.objectContaining({ report: 'daily-kpi', channel: 'C0MARKET01', at: '09:30', createdBy: ADMIN }),
     ]);
 
-    const off = await bot().command('unsubscribe daily-kpi <#C0MARKET01|marketing>', { user: ADMIN });
+    const off = await bot().command(wire`unsubscribe daily-kpi ${MARKETING}`, { user: ADMIN });
     expect(await bot().waitForHook(off.hook)).toContain('no longer gets');
     expect(bot().bot.store.subscriptions.list()).toHaveLength(0);
   });
@@ -130,15 +134,15 @@ describe.each([
   it('refuses a subscription that would post the report a second time where its file already delivers it', async () => {
     // daily-kpi's file delivers to "#ua-daily" on its own schedule; Slack knows that name by its id.
     bot().slack.knownChannels.set('C0UADAILY1', 'ua-daily');
-    const same = await bot().command('subscribe daily-kpi <#C0UADAILY1|ua-daily>', { user: ADMIN });
+    const same = await bot().command(wire`subscribe daily-kpi ${UA_DAILY}`, { user: ADMIN });
     const answer = await bot().waitForHook(same.hook);
     expect(answer).toContain('already posts in <#C0UADAILY1>');
     expect(answer).toContain('/pivot subscribe daily-kpi at 14:00');
     expect(bot().bot.store.subscriptions.list()).toHaveLength(0);
 
-    const other = await bot().command('subscribe daily-kpi <#C0UADAILY1|ua-daily> at 14:00', { user: ADMIN });
+    const other = await bot().command(wire`subscribe daily-kpi ${UA_DAILY} at 14:00`, { user: ADMIN });
     expect(await bot().waitForHook(other.hook)).toContain('Subscribed');
-    await bot().command('unsubscribe daily-kpi <#C0UADAILY1|ua-daily>', { user: ADMIN });
+    await bot().command(wire`unsubscribe daily-kpi ${UA_DAILY}`, { user: ADMIN });
     await bot().slack.waitFor(() => bot().bot.store.subscriptions.list().length === 0, 5_000, 'unsubscribed');
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { useBotHarness } from '../../support/botHarness.js';
-import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
+import { asWire, postSigned, slashCommandBody } from '../../support/slackRequests.js';
 
 /** Words people type: verbs, metrics, dimensions, clause words, ranges, values, noise. */
 const WORDS = [
@@ -100,6 +100,9 @@ const text = fc.oneof(
   { weight: 5, arbitrary: fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((w) => w.join(' ')) },
   { weight: 2, arbitrary: fc.string({ maxLength: 80 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+  // Typed text above is sent as Slack sends it (slashCommandBody encodes it); this arm is any wire
+  // text at all, Slack's markup or not, for the decoder at the door.
+  { weight: 1, arbitrary: fc.string({ maxLength: 80 }).map(asWire) },
 );
 
 describe('1,000 fuzzed /pivot texts', () => {
@@ -111,7 +114,9 @@ describe('1,000 fuzzed /pivot texts', () => {
     const texts = fc.sample(text, { numRuns: 1_000, seed: 20261121 });
     // `run <report>` is fuzzed too (a digest names no asker): each command comes from a channel of
     // its own, so an answer in that channel is matched to it.
-    expect(texts.filter((t) => /^run (daily-kpi|country-breakdown)/.test(t)).length).toBeGreaterThan(20);
+    expect(
+      texts.filter((t) => typeof t === 'string' && /^run (daily-kpi|country-breakdown)/.test(t)).length,
+    ).toBeGreaterThan(20);
     const channelOf = (i: number) => `C0FUZZ${i}X`;
     for (let i = 0; i < texts.length; i++) {
       bot().slack.knownChannels.set(channelOf(i), `fuzz-${i}`);
