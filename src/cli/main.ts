@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { loadEnvFile } from '../config/index.js';
 import { PivotbotError } from '../core/index.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExplain } from './commands/explain.js';
@@ -39,7 +40,9 @@ export function buildProgram(io: CliIo): Command {
 
 /**
  * Runs the CLI and resolves to the process exit code; never throws. A command fails by throwing a
- * `PivotbotError` (printed) or a `CommandExit` (already printed).
+ * `PivotbotError` (printed) or a `CommandExit` (already printed). Run on the process's own
+ * environment, it first reads `.env` from the working folder (see `loadEnvFile`: the environment
+ * wins); a caller's own `io.env` (tests) is left as it is.
  *
  * @example process.exitCode = await main(process.argv);
  */
@@ -53,6 +56,7 @@ export async function main(
 ): Promise<number> {
   const program = buildProgram(io);
   try {
+    if (io.env === process.env) loadEnvFile(io.env);
     await program.parseAsync([...argv]);
     return 0;
   } catch (error) {

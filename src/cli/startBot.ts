@@ -50,7 +50,7 @@ export interface BotOptions {
 
 export interface RunningBot {
   config: Config;
-  /** The HTTP port, or undefined in Socket Mode. */
+  /** The HTTP port: Slack's and `/healthz`'s, or in Socket Mode `/healthz`'s alone (on `PORT` too). */
   port: number | undefined;
   store: Store;
   /** Posts the digests of reports and subscriptions on their schedules. */
@@ -74,6 +74,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const secrets = configSecrets(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets });
   const clock = options.clock ?? (() => new Date());
+  if (config.admins.length === 0) {
+    logger.warn(
+      'PIVOTBOT_ADMINS is empty: nobody can subscribe channels to digests or manage alert rules. Set it to the Slack user ids of the admins, comma-separated (docs/slack.md, "First run")',
+    );
+  }
   const store = await openStore({
     path: config.storePath,
     logger,

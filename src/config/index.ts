@@ -1,4 +1,6 @@
 // Configuration: the environment parsed once into a typed object, with errors that name the variable.
+
+export { loadEnvFile } from './envFile.js';
 export {
   type Config,
   configSecrets,

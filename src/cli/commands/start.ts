@@ -33,8 +33,8 @@ export function registerStart(program: Command, io: CliIo): void {
         bot = await startBot({ env: io.env, logger });
         const running = bot;
         io.out(
-          running.port === undefined
-            ? 'pivotbot is running in Socket Mode. Stop with Ctrl-C.\n'
+          running.config.slack?.appToken !== undefined
+            ? `pivotbot is running in Socket Mode (GET /healthz on port ${running.port}). Stop with Ctrl-C.\n`
             : `pivotbot is listening on port ${running.port} (POST /slack/events, GET /healthz). Stop with Ctrl-C.\n`,
         );
         const signal = await signalled;

@@ -14,6 +14,7 @@ import { slackApiUrlOption } from '../../slackapi/index.js';
 import { AckTimes } from './ackTimes.js';
 import { listen } from './boltListeners.js';
 import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
+import { serveRoutes } from './routeServer.js';
 import type { ConversationMessage } from './conversationEvents.js';
 import type { TypedText } from './typedText.js';
 
@@ -120,7 +121,10 @@ export interface ReceiverSink {
 }
 
 export interface StartedReceiver {
-  /** The HTTP port, or undefined in Socket Mode. */
+  /**
+   * The HTTP port: Slack's and `/healthz`'s in HTTP mode; in Socket Mode `/healthz`'s alone (a
+   * platform's web process must bind `PORT`), undefined only when the receiver serves no HTTP.
+   */
   port: number | undefined;
   stop(): Promise<void>;
 }
@@ -173,8 +177,22 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
       res.once('finish', () => ackTimes.record(performance.now() - arrived));
     });
   }
+  if (socketMode) {
+    // Slack needs no port here, but a platform running the bot as its web process expects PORT bound.
+    const routes = await serveRoutes(settings.port, [healthRoute(sink, ackTimes)]).catch(async (error: unknown) => {
+      await app.stop();
+      throw error;
+    });
+    return {
+      port: routes.port,
+      stop: async () => {
+        await routes.stop();
+        await app.stop();
+      },
+    };
+  }
   return {
-    port: socketMode ? undefined : ((started as Server).address() as AddressInfo).port,
+    port: ((started as Server).address() as AddressInfo).port,
     stop: () => app.stop().then(() => undefined),
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Socket Mode end to end: with SLACK_APP_TOKEN set the bot opens no HTTP port; it calls
+ * Socket Mode end to end: with SLACK_APP_TOKEN set the bot serves Slack nothing over HTTP (only
+ * `/healthz` on PORT, for platforms); it calls
  * apps.connections.open on the Slack test server, connects to the WebSocket it hands out, and
  * acknowledges each envelope there. Both ways of receiving (the bot's thread, a receiver thread).
  */
@@ -24,12 +25,22 @@ describe.each([
   const command = (text: string, hook: string) =>
     Object.fromEntries(new URLSearchParams(slashCommandBody({ text, responseUrl: slack().responseUrl(hook) })));
 
-  it('connects with the app-level token and opens no HTTP port', () => {
-    expect(harness.bot.port).toBeUndefined();
+  it('connects with the app-level token', () => {
     const opened = slack().callsTo('apps.connections.open');
     expect(opened).toHaveLength(1);
     expect(opened[0]?.token).toBe(APP_TOKEN);
     expect(slack().socketConnections.filter((c) => c.isOpen)).toHaveLength(1);
+  });
+
+  // A platform running the bot as its web process expects PORT bound and answering (issue 35).
+  it('serves /healthz on PORT, and nothing for Slack there', async () => {
+    const port = harness.bot.port as number;
+    expect(port).toBeGreaterThan(0);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ ok: true });
+    const events = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', body: '{}' });
+    expect(events.status).toBe(404);
   });
 
   it('acknowledges a slash command envelope and answers help privately', async () => {
