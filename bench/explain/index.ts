@@ -5,15 +5,22 @@
  * (bench/explain/plantedCauses.ts).
  * Plants are drawn by today's sampler (randomPlants) and, side by side, by the uniform one.
  * Run: npm run build && node --expose-gc dist/bench/run.js explain [--only=leaves|sandbox]
- *   [--plants=225] [--seed=7] [--noise-days=14] [--now=2026-11-25T12:00:00Z]
+ *   [--plants=225] [--draw=today|uniform] [--seed=7] [--noise-days=14] [--now=2026-11-25T12:00:00Z]
  */
+
+import { TODAYS_DRAW, UNIFORM_DRAW } from './draws.js';
 import { runLeafTable } from './leafTable.js';
-import { runPlantedCauses, TODAYS_DRAW } from './plantedCauses.js';
+import { runPlantedCauses } from './plantedCauses.js';
 
 export async function run(args: readonly string[]): Promise<void> {
   const only = args.find((a) => a.startsWith('--only='))?.slice(7);
   if (only !== undefined && only !== 'leaves' && only !== 'sandbox')
     throw new Error(`bench/explain: --only=${only}: expected leaves or sandbox`);
   if (only !== 'sandbox') await runLeafTable();
-  if (only !== 'leaves') await runPlantedCauses(args, [TODAYS_DRAW]);
+  const draw = args.find((a) => a.startsWith('--draw='))?.slice(7);
+  if (only !== 'leaves')
+    await runPlantedCauses(
+      args,
+      draw === 'today' ? [TODAYS_DRAW] : draw === 'uniform' ? [UNIFORM_DRAW] : [TODAYS_DRAW, UNIFORM_DRAW],
+    );
 }

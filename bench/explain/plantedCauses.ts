@@ -20,40 +20,20 @@ import {
   aliasesOf,
   asOfFor,
   changedCampaigns,
-  EXPLAINED_FOR,
   eligibleSegments,
   MIN_PLANTED_MOVE,
   MIN_SEGMENT_SHARE,
   PLANTED_METRICS,
   PlantedExplainer,
   putPlants,
-  randomPlants,
-  type SandboxPlant,
-  type SegmentCatalog,
   scorePlant,
   segmentCatalog,
   UNPLANTED_METRICS,
   utcDay,
 } from '../../test/support/plantedCauses.js';
 import { fmt, quantile } from '../support/stats.js';
+import type { PlantDraw } from './draws.js';
 import { type Run, summaryRows, tableRows } from './plantedTables.js';
-
-/** A way of drawing plants on the explained day's catalog. */
-export interface PlantDraw {
-  readonly name: string;
-  readonly describe: string;
-  plants(
-    catalog: SegmentCatalog,
-    options: { count: number; seed: number; day: readonly [string, string] },
-  ): Promise<readonly SandboxPlant[]>;
-}
-
-/** Today's sampler: randomPlants (test/support/plantedCauses.ts). */
-export const TODAYS_DRAW: PlantDraw = {
-  name: 'today',
-  describe: `segments with ≥ ${MIN_SEGMENT_SHARE * 100} % of the metric whose plant moves the whole ≥ ${MIN_PLANTED_MOVE * 100} %, factor 0–0.6 or 1.6–3`,
-  plants: async (catalog, options) => randomPlants(catalog, options),
-};
 
 const flag = (args: readonly string[], name: string, fallback: number) =>
   Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
@@ -93,8 +73,10 @@ export async function runPlantedCauses(args: readonly string[], draws: readonly 
       console.log(
         `  eligible ${size}-dimension segments (today's draw): ${PLANTED_METRICS.map((m) => `${m} ${eligibleSegments(catalog, size, m).length}`).join(', ')}`,
       );
+    const baselineDay = [utcDay(now, 9), utcDay(now, 8)] as const;
+    const context = { sandbox, client: explainer.reporting, catalog, day, baselineDay, excluded, count, seed };
     const drawn = [];
-    for (const draw of draws) drawn.push({ draw, plants: await draw.plants(catalog, { count, seed, day }) });
+    for (const draw of draws) drawn.push({ draw, trials: await draw.trials(context) });
 
     // Unplanted: each day's metrics against the same weekday a week earlier, no plant in force.
     await putPlants(sandbox, []);
@@ -108,17 +90,17 @@ export async function runPlantedCauses(args: readonly string[], draws: readonly 
     }
 
     const runsByDraw = new Map<string, Run[]>();
-    for (const { draw, plants } of drawn) {
+    for (const { draw, trials } of drawn) {
       const runs: Run[] = [];
-      for (const plant of plants) {
+      for (const { plant, explain, named } of trials) {
         await putPlants(sandbox, [plant]);
-        for (const metric of EXPLAINED_FOR[plant.metric]) {
+        for (const metric of explain) {
           const { explanation, ms } = await explainer.explain(metric, asOf, excluded);
           runs.push({
             size: Object.keys(plant.where).length,
             planted: plant.metric,
             explained: metric,
-            score: scorePlant(explanation, plant.where, aliasesOf(catalog, plant.where)),
+            score: scorePlant(explanation, named, aliasesOf(catalog, named)),
             queries: explanation.queries,
             ms,
             plant: `${JSON.stringify(plant.where)} ${plant.metric} ×${plant.factor}`,
@@ -128,7 +110,7 @@ export async function runPlantedCauses(args: readonly string[], draws: readonly 
       }
       await putPlants(sandbox, []);
       runsByDraw.set(draw.name, runs);
-      console.log(`\n#### Draw "${draw.name}": ${draw.describe}; ${plants.length} plants, ${runs.length} explanations`);
+      console.log(`\n#### Draw "${draw.name}": ${draw.describe}; ${trials.length} plants, ${runs.length} explanations`);
       for (const line of tableRows(runs)) console.log(line);
     }
 

@@ -1,0 +1,110 @@
+/**
+ * The plant draws bench/explain compares side by side: today's sampler (randomPlants, from
+ * test/support/plantedCauses.ts) and the uniform one (uniformDraw.ts, written without reading the
+ * engine). A draw gives trials: a plant, the metrics to explain with it in force, and the segment
+ * a driver must name (the engine names campaigns and apps, the uniform draw plants them by id).
+ */
+import type { Where } from '../../src/explain/index.js';
+import type { ReportingClient } from '../../src/reporting/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import {
+  EXPLAINED_FOR,
+  MIN_PLANTED_MOVE,
+  MIN_SEGMENT_SHARE,
+  randomPlants,
+  type SandboxPlant,
+  type SegmentCatalog,
+} from '../../test/support/plantedCauses.js';
+import { drawUniformPlants } from './uniformDraw.js';
+
+export interface Trial {
+  readonly plant: SandboxPlant;
+  /** Catalog metrics explained with the plant in force. */
+  readonly explain: readonly string[];
+  /** The segment as the engine names it (campaign and app by name). */
+  readonly named: Where;
+}
+
+export interface DrawContext {
+  readonly sandbox: RunningSandbox;
+  readonly client: ReportingClient;
+  readonly catalog: SegmentCatalog;
+  readonly day: readonly [string, string];
+  readonly baselineDay: readonly [string, string];
+  /** Campaigns the explained report leaves out (a plant on one of them is not drawn). */
+  readonly excluded: readonly number[];
+  readonly count: number;
+  readonly seed: number;
+}
+
+export interface PlantDraw {
+  readonly name: string;
+  readonly describe: string;
+  trials(context: DrawContext): Promise<readonly Trial[]>;
+}
+
+/** Today's sampler: segments holding ≥ 3 % of the metric, factor 0–0.6 or 1.6–3; sizes 1, 2, 3 in turn. */
+export const TODAYS_DRAW: PlantDraw = {
+  name: 'today',
+  describe: `randomPlants: segments with ≥ ${MIN_SEGMENT_SHARE * 100} % of the metric whose plant moves the whole ≥ ${MIN_PLANTED_MOVE * 100} %, factor 0–0.6 or 1.6–3, sizes 1, 2, 3 in turn`,
+  async trials({ catalog, count, seed, day }) {
+    return randomPlants(catalog, { count, seed, day }).map((plant) => ({
+      plant,
+      explain: EXPLAINED_FOR[plant.metric],
+      named: plant.where,
+    }));
+  },
+};
+
+/** The uniform sampler (uniformDraw.ts): every candidate dimension alike, ×0.3 or ×2.5, sizes 1–3. */
+export const UNIFORM_DRAW: PlantDraw = {
+  name: 'uniform',
+  describe:
+    'uniformDraw: dimensions uniform over the eight candidates (appPlatform included), ×0.3 or ×2.5, segments holding 60–140 % of the change, sizes 1, 2, 3',
+  async trials({ sandbox, client, day, baselineDay, excluded, count, seed }) {
+    const plants = await drawUniformPlants({
+      graphqlUrl: sandbox.graphqlUrl,
+      authUrl: sandbox.authUrl,
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+      day,
+      baselineDay,
+      count,
+      seed,
+      sizes: [1, 2, 3],
+    });
+    const names = await idNames(client, day);
+    return plants
+      .filter((p) => p.where.campaignId === undefined || !excluded.includes(Number(p.where.campaignId)))
+      .map((p) => ({
+        plant: { where: p.where, metric: p.metric, factor: p.factor, days: p.days },
+        explain: [p.explain],
+        named: Object.fromEntries(
+          Object.entries(p.where).map(([d, v]) =>
+            d === 'campaignId'
+              ? ['campaign', names.campaign.get(v) ?? v]
+              : d === 'appId'
+                ? ['app', names.app.get(v) ?? v]
+                : [d, v],
+          ),
+        ),
+      }));
+  },
+};
+
+/** Campaign and app names by id, from one pivot of the day each. */
+async function idNames(client: ReportingClient, day: readonly [string, string]) {
+  const names = async (id: string, name: string) => {
+    const answer = await client.pivot({
+      from: day[0],
+      to: day[1],
+      dimensions: [{ name: id }, { name }],
+      metrics: [{ name: 'impressions' }],
+      context: { sqlTimeZone: 'UTC' },
+      options: { removeZeroRows: false },
+      totals: false,
+    });
+    return new Map(answer.rows.map((r) => [String(r[id]), String(r[name])]));
+  };
+  return { campaign: await names('campaignId', 'campaign'), app: await names('appId', 'app') };
+}
