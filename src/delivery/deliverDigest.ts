@@ -13,7 +13,9 @@ import type { HistoryMessage, MessageMetadata } from '../slackapi/index.js';
 import { DIGEST_EVENT, isTopLevel } from '../slackapi/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
-import { type GateAnswer, redeliverThreadFiles, runAndDeliver } from './deliverRun.js';
+import { runAndDeliver } from './deliverRun.js';
+import type { GateAnswer } from './RunTarget.js';
+import { redeliverThreadFiles } from './redeliverThreadFiles.js';
 
 /**
  * How far a retry reads the channel back to the slot for an earlier attempt's post: pages of 100

@@ -5,7 +5,8 @@
  */
 import { storedError } from '../core/index.js';
 import type { DeliveryDeps, RunPlace } from './DeliveryDeps.js';
-import { type RunTarget, runAndDeliver } from './deliverRun.js';
+import { runAndDeliver } from './deliverRun.js';
+import type { RunTarget } from './RunTarget.js';
 
 /** Who asked, where, and the key their request carries (none: the run is not recorded). */
 export interface RunRequest {

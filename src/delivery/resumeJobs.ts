@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { describeFailure, storedError } from '../core/index.js';
 import { jobProgressMessage, type SlackMessage } from '../render/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
-import { updateProgress } from './deliverRun.js';
+import { updateProgress } from './jobProgress.js';
 import { finishJobRuns, resolveInterruptedRuns } from './resolveInterruptedRuns.js';
 
 /** The runs and jobs, by id, that a replica adopted from one that stopped. */
