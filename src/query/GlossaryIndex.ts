@@ -32,6 +32,12 @@ export class GlossaryIndex {
   constructor(terms: readonly GlossaryTerm[]) {
     this.terms = terms;
     for (const term of terms) for (const word of term.words) this.byWord.set(normal(word), term);
+    // "publisher bundles", "app bundle": the other number of every word of a dimension (or of a
+    // choice between two), where no word has it already. Metrics keep their words ("cpis" is a slip).
+    for (const term of terms)
+      if (term.means.kind === 'dimension' || term.means.kind === 'ambiguous')
+        for (const word of term.words)
+          for (const other of otherNumbers(normal(word))) if (!this.byWord.has(other)) this.byWord.set(other, term);
     for (const word of [...this.byWord.keys(), ...COUNTRY_NAMES]) if (word.includes(' ')) this.addPhrase(word, word);
     for (const [phrase, word] of Object.entries(GRAMMAR_PHRASES)) this.addPhrase(phrase, word);
   }
@@ -133,6 +139,22 @@ function namesOf(term: GlossaryTerm, kind: 'metric' | 'dimension'): string[] {
     return isMetric === (kind === 'metric') ? names : [];
   }
   return [];
+}
+
+/** The plural and singular of a word's last word ("publisher bundle" → "publisher bundles"). */
+function otherNumbers(word: string): string[] {
+  const m = /^(.*?)([a-z]+)$/.exec(word);
+  if (!m) return [];
+  const [, head = '', last = ''] = m;
+  const out: string[] = [];
+  if (last.length < 3) return out;
+  if (/ies$/.test(last)) out.push(`${last.slice(0, -3)}y`);
+  else if (/(ss|us|is)$/.test(last)) out.push(`${last}es`);
+  else if (/s$/.test(last)) out.push(last.slice(0, -1));
+  else if (/[^aeiou]y$/.test(last)) out.push(`${last.slice(0, -1)}ies`);
+  else if (/(x|ch|sh)$/.test(last)) out.push(`${last}es`);
+  else out.push(`${last}s`);
+  return out.map((w) => head + w);
 }
 
 function normal(word: string): string {

@@ -34,6 +34,8 @@ describe('the words people use', () => {
     ['spend by campaign as csv', 'spend by campaign csv'],
     ['“spend by country”', 'spend by countryCode'],
     ['spend last month vs last month', 'spend last_month vs previous period'],
+    ['top 5 publisher bundles by spend', 'spend by siteBundle top 5 by spend desc'],
+    ['spend by app bundles', 'spend by appBundle'],
   ])('reads %j as %j', (said, meant) => {
     expect(definitionOf(said)).toEqual(definitionOf(meant));
   });
