@@ -1,4 +1,6 @@
 /** What a user sees when something fails: the safe user message, a hint, and suggestions. */
+
+import { escapeMrkdwnKeepingChannels } from '../escapeMrkdwn.js';
 import { fitMessage } from '../slackLimits.js';
 import { context, escapeMrkdwn, mrkdwn } from './text.js';
 import type { Block, SlackMessage } from './types.js';
@@ -23,7 +25,9 @@ export interface ErrorMessageInput {
  */
 export function errorMessage(input: ErrorMessageInput): SlackMessage {
   const lead = input.action ? `:warning: *${escapeMrkdwn(input.action)} failed.*\n` : ':warning: ';
-  const blocks: Block[] = [{ type: 'section', text: mrkdwn(`${lead}${escapeMrkdwn(input.userMessage)}`) }];
+  const blocks: Block[] = [
+    { type: 'section', text: mrkdwn(`${lead}${escapeMrkdwnKeepingChannels(input.userMessage)}`) },
+  ];
   if (input.suggestions && input.suggestions.length > 0) {
     const list = input.suggestions.slice(0, 5).map((s) => `\`${escapeMrkdwn(s)}\``);
     blocks.push({ type: 'section', text: mrkdwn(`Did you mean ${list.join(', ')}?`) });
@@ -33,5 +37,5 @@ export function errorMessage(input: ErrorMessageInput): SlackMessage {
   if (input.code) small.push(`code \`${escapeMrkdwn(input.code)}\``);
   if (small.length > 0) blocks.push(context(...small));
   // The notification text is mrkdwn too: what the message quotes (a typed word) must not notify anyone.
-  return fitMessage({ text: `Error: ${escapeMrkdwn(input.userMessage)}`, blocks }).message;
+  return fitMessage({ text: `Error: ${escapeMrkdwnKeepingChannels(input.userMessage)}`, blocks }).message;
 }

@@ -7,6 +7,7 @@ import { monospaceTable } from '../../../src/render/blocks/monospace.js';
 import {
   buildTable,
   digestMessage,
+  errorMessage,
   escapeMrkdwn,
   explanationMessage,
   type SlackMessage,
@@ -101,5 +102,18 @@ describe('a campaign named <!channel> & Co', () => {
     const texts = mrkdwnTexts(message);
     expect(texts.join('\n')).toContain('&lt;!channel&gt; &amp; Co');
     for (const text of texts) expect(text).not.toMatch(/<!channel>/);
+  });
+});
+
+describe('an error message names channels the bot links itself', () => {
+  it('keeps <#C…> links and escapes everything else the user message quotes', () => {
+    const message = errorMessage({ userMessage: '`daily` already posts in <#C0UADAILY1>; you typed <!here> & <@U1>' });
+    const shown = JSON.stringify(message);
+    expect(message.text).toBe(
+      'Error: `daily` already posts in <#C0UADAILY1>; you typed &lt;!here&gt; &amp; &lt;@U1&gt;',
+    );
+    expect(shown).toContain('already posts in <#C0UADAILY1>');
+    expect(shown).not.toContain('<!here>');
+    expect(shown).not.toContain('<@U1>');
   });
 });
