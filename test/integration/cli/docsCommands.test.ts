@@ -97,7 +97,7 @@ const all = DOCS.flatMap((file) => docCommands(file, readFileSync(join(ROOT, fil
 const scripts = Object.keys(
   (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts,
 );
-const NPM_COMMANDS = new Set(['ci', 'install', 'test', 'start', 'run']);
+const NPM_COMMANDS = new Set(['ci', 'install', 'test', 'start', 'run', 'prune']);
 const program = buildProgram({ out: () => undefined, err: () => undefined, env: {} });
 
 /** A word that stands for something (`<report>`, `N`, `ISO`, `DIR`, `C…`, `…`) rather than being it. */
