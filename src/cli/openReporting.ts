@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { type Config, configSecrets } from '../config/index.js';
 import { createLogger, type Logger } from '../core/index.js';
+import type { BotMetrics } from '../metrics/index.js';
 import { ReportingClient } from '../reporting/index.js';
 
 export interface OpenedReporting {
@@ -17,22 +18,23 @@ export interface OpenedReporting {
  *
  * @example const { client, close } = await openReporting(config, logger); try { … } finally { await close(); }
  */
-export async function openReporting(config: Config, logger: Logger): Promise<OpenedReporting> {
+export async function openReporting(config: Config, logger: Logger, metrics?: BotMetrics): Promise<OpenedReporting> {
   const reporting = config.reporting;
   if (reporting.kind === 'remote')
-    return { client: clientFor(reporting, logger), close: async () => {}, sandbox: false };
+    return { client: clientFor(reporting, logger, metrics), close: async () => {}, sandbox: false };
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0, scale: 'small', logger });
-  return { client: clientFor(sandbox, logger), close: () => sandbox.stop(), sandbox: true };
+  return { client: clientFor(sandbox, logger, metrics), close: () => sandbox.stop(), sandbox: true };
 }
 
 /** A client for a Reporting Service endpoint: a configured one or a running sandbox. */
 export function clientFor(
   endpoint: { authUrl: string; graphqlUrl: string; clientId: string; clientSecret: string },
   logger: Logger,
+  metrics?: BotMetrics,
 ): ReportingClient {
   const { authUrl, graphqlUrl, clientId, clientSecret } = endpoint;
-  return new ReportingClient({ authUrl, graphqlUrl, clientId, clientSecret, logger });
+  return new ReportingClient({ authUrl, graphqlUrl, clientId, clientSecret, logger, ...(metrics ? { metrics } : {}) });
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   postDigestFailure,
   resumeJobs,
 } from '../delivery/index.js';
+import { type BotMetrics, createMetrics } from '../metrics/index.js';
 import { withSavedQueries } from '../query/index.js';
 import {
   ChartProcessRenderer,
@@ -19,9 +20,10 @@ import {
 } from '../render/index.js';
 import { reportCache } from '../reports/index.js';
 import { createScheduler, listAlertSchedules, listSchedules, type Scheduler } from '../scheduler/index.js';
-import { PivotCommands, startSlackApp, WorkQueue } from '../slack/app/index.js';
+import { PivotCommands, startSlackApp } from '../slack/app/index.js';
 import type { RateLimitSettings } from '../slackapi/index.js';
 import { isReplicaStore, openStore, type ReplicaLeases, type Store } from '../store/index.js';
+import { countedWorkQueue, measuredCharts, readOnScrape } from './botMetrics.js';
 import { openReporting } from './openReporting.js';
 
 export { BOT_MALLOC_ENV, BOT_NODE_FLAGS } from './botProcess.js';
@@ -46,6 +48,8 @@ export interface BotOptions {
   scheduler?: { setTimer?: (fn: () => void, ms: number) => () => void; maxWakeMs?: number; concurrency?: number };
   /** How long shutdown lets digest posts in flight finish (default 10 s); the rest is caught up. */
   shutdownGraceMs?: number;
+  /** The registry `GET /metrics` serves (default: a new one with Node's default metrics). */
+  metrics?: BotMetrics;
 }
 
 export interface RunningBot {
@@ -74,6 +78,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const secrets = configSecrets(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets });
   const clock = options.clock ?? (() => new Date());
+  const metrics = options.metrics ?? createMetrics({ defaultMetrics: true });
   if (config.admins.length === 0) {
     logger.warn(
       'PIVOTBOT_ADMINS is empty: nobody can subscribe channels to digests or manage alert rules. Set it to the Slack user ids of the admins, comma-separated (docs/slack.md, "First run")',
@@ -92,7 +97,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const closers: Array<() => Promise<void>> = [() => store.close()];
   const shutdown = new AbortController();
   try {
-    const reporting = await openReporting(config, logger);
+    const reporting = await openReporting(config, logger, metrics);
     closers.unshift(() => reporting.close());
     if (reporting.sandbox) logger.warn('no REPORTING_* credentials: using the embedded sandbox (synthetic data)');
     // Saved queries ("Schedule this") are reports too, read from the store at every load.
@@ -108,7 +113,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     logger.info({ reports: initial.reports.length, broken: initial.broken.length }, 'report definitions loaded');
 
     const settings = { admins: config.admins, timezone: config.timezone, sandbox: reporting.sandbox };
-    const charts = options.charts ?? botCharts(closers);
+    const charts = measuredCharts(options.charts ?? botCharts(closers), metrics);
+    readOnScrape(metrics, store, replica?.queue, clock);
     const base = {
       client: reporting.client,
       store,
@@ -126,7 +132,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         new PivotCommands({
           ...base,
           slack: gateway,
-          runs: new WorkQueue(options.concurrency ?? 4, { maxWaiting: config.maxQueued, signal: shutdown.signal }),
+          runs: countedWorkQueue(
+            options.concurrency ?? 4,
+            { maxWaiting: config.maxQueued, signal: shutdown.signal },
+            metrics,
+          ),
           loadReports: loadDefinitions,
           settings,
         }),
@@ -136,6 +146,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ...(options.slackRetry ? { retry: options.slackRetry } : {}),
       ...(options.slackRateLimits ? { rateLimits: options.slackRateLimits } : {}),
       ...(options.receiverThread !== undefined ? { receiverThread: options.receiverThread } : {}),
+      metrics,
     });
     closers.unshift(async () => {
       await app.stop();
@@ -171,6 +182,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       clock,
       logger,
       ...(replica ? { queue: replica.queue } : {}),
+      metrics,
       ...options.scheduler,
     });
     // First in the shutdown order: posts in flight finish while Slack and the store are still open.

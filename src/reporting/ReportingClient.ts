@@ -1,4 +1,5 @@
 import { CancelledError, type Logger, sleep } from '../core/index.js';
+import type { BotMetrics } from '../metrics/index.js';
 import {
   type CompiledPivot,
   compileAsyncPivot,
@@ -27,6 +28,8 @@ export interface ReportingClientOptions {
   timeoutMs?: number;
   retry?: RetryPolicy;
   logger?: Logger;
+  /** Requests, their time, retries, async jobs' final states and token mints, counted. */
+  metrics?: BotMetrics;
   now?: () => Date;
   random?: () => number;
   /** Waits between polls and retries; must reject when `signal` aborts (the default, core's `sleep`, does). */
@@ -50,6 +53,14 @@ export interface RequestOptions {
 }
 
 const WAITING = new Set(['PENDING', 'QUEUED', 'RUNNING', 'UP_FOR_RETRY']);
+
+/** How waiting for an async job ended, when it did not end READY (`pivotbot_reporting_async_jobs_total{state}`). */
+function asyncJobEnd(error: unknown): string {
+  if (error instanceof AsyncPivotFailedError) return 'failed';
+  if (error instanceof CancelledError) return 'cancelled';
+  if (error instanceof ReportingTimeoutError) return 'timed_out';
+  return 'error';
+}
 
 /**
  * The Reporting Service client: every operation of the spec, validated against the catalog before
@@ -77,6 +88,7 @@ export class ReportingClient {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
     });
     this.transport = new GraphQLTransport({
       graphqlUrl: options.graphqlUrl,
@@ -87,6 +99,7 @@ export class ReportingClient {
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
     });
   }
 
@@ -156,6 +169,19 @@ export class ReportingClient {
    * under an overall timeout; PENDING, QUEUED, RUNNING and UP_FOR_RETRY keep it polling.
    */
   async waitForAsyncPivot(pivotId: string, options: WaitOptions = {}): Promise<AsyncPivot> {
+    const jobs = this.options.metrics?.reporting.asyncJobs;
+    if (!jobs) return this.pollAsyncPivot(pivotId, options);
+    try {
+      const job = await this.pollAsyncPivot(pivotId, options);
+      jobs.inc({ state: 'ready' });
+      return job;
+    } catch (error) {
+      jobs.inc({ state: asyncJobEnd(error) });
+      throw error;
+    }
+  }
+
+  private async pollAsyncPivot(pivotId: string, options: WaitOptions): Promise<AsyncPivot> {
     const timeoutMs = options.timeoutMs ?? 15 * 60_000;
     const maxPollMs = options.maxPollMs ?? 10_000;
     const deadline = Date.now() + timeoutMs;

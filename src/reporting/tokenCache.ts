@@ -1,4 +1,5 @@
 import { CancelledError, type Logger, untilAborted } from '../core/index.js';
+import type { BotMetrics } from '../metrics/index.js';
 import { ReportingAuthError, ReportingNetworkError, ReportingResponseError, ReportingTimeoutError } from './errors.js';
 
 export interface TokenCacheOptions {
@@ -11,6 +12,8 @@ export interface TokenCacheOptions {
   marginSeconds?: number;
   now?: () => number;
   logger?: Logger;
+  /** Counts the tokens minted (`pivotbot_reporting_token_refreshes_total`). */
+  metrics?: BotMetrics;
 }
 
 interface CachedToken {
@@ -66,6 +69,7 @@ export class TokenCache {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     this.mintCount++;
+    this.options.metrics?.reporting.tokenRefreshes.inc();
     let response: Response;
     let text: string;
     try {

@@ -1,6 +1,8 @@
 import type { GraphQLClient } from 'graphql-request';
 import { CancelledError, type Logger, sleep } from '../core/index.js';
+import type { BotMetrics } from '../metrics/index.js';
 import {
+  ReportingAuthError,
   ReportingError,
   ReportingGraphQLError,
   ReportingHttpError,
@@ -23,6 +25,8 @@ export interface TransportOptions {
   /** Waits between retries; must reject when `signal` aborts (the default, core's `sleep`, does). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   logger?: Logger;
+  /** Counts each attempt by operation and outcome, its time, and the retries. */
+  metrics?: BotMetrics;
 }
 
 export interface ExecuteOptions {
@@ -80,6 +84,7 @@ export class GraphQLTransport {
       } catch (error) {
         const action = failureAction(error, attempt, options.idempotent, this.policy, this.random);
         if (!action.retry || options.signal?.aborted) throw error;
+        this.options.metrics?.reporting.retries.inc({ operation: options.operation });
         this.options.logger?.warn(
           { operation: options.operation, attempt: attempt + 1, delayMs: action.delayMs, err: error },
           'reporting call failed; retrying',
@@ -111,7 +116,30 @@ export class GraphQLTransport {
     }
   }
 
+  /** `send`, timed and counted by its outcome when there are metrics. */
   private async attempt<T>(
+    document: string,
+    variables: Record<string, unknown>,
+    token: string,
+    options: ExecuteOptions,
+  ): Promise<T> {
+    const metrics = this.options.metrics?.reporting;
+    if (!metrics) return this.send<T>(document, variables, token, options);
+    const { operation } = options;
+    const stop = metrics.requestSeconds.startTimer({ operation });
+    try {
+      const data = await this.send<T>(document, variables, token, options);
+      metrics.requests.inc({ operation, outcome: 'ok' });
+      return data;
+    } catch (error) {
+      metrics.requests.inc({ operation, outcome: requestOutcome(error) });
+      throw error;
+    } finally {
+      stop();
+    }
+  }
+
+  private async send<T>(
     document: string,
     variables: Record<string, unknown>,
     token: string,
@@ -150,6 +178,26 @@ export class GraphQLTransport {
       options.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/**
+ * A failed attempt's `outcome` label: a few bounded words (`http_5xx`, `timeout`…), never the
+ * server's message.
+ *
+ * @example requestOutcome(new ReportingTimeoutError('POST /v1/graphql (pivot)', 1000)); // 'timeout'
+ */
+export function requestOutcome(error: unknown): string {
+  if (error instanceof CancelledError) return 'cancelled';
+  if (error instanceof ReportingHttpError) {
+    if (error.status === 429) return 'http_429';
+    return error.status >= 500 ? 'http_5xx' : 'http_4xx';
+  }
+  if (error instanceof ReportingAuthError) return 'auth';
+  if (error instanceof ReportingGraphQLError) return 'graphql';
+  if (error instanceof ReportingTimeoutError) return 'timeout';
+  if (error instanceof ReportingNetworkError) return 'network';
+  if (error instanceof ReportingResponseError) return 'response';
+  return 'error';
 }
 
 /** Maps what graphql-request and fetch throw to our typed errors. */

@@ -12,6 +12,7 @@ import {
   type SlotAttempt,
   type SlotStep,
 } from './slotAttempt.js';
+import type { SlotEvents } from './slotMetrics.js';
 
 export interface AttemptSlotDeps {
   runs: RunsRepository;
@@ -20,6 +21,8 @@ export interface AttemptSlotDeps {
   runtime: Pick<SchedulerRuntime, 'logger' | 'isStopping' | 'record'>;
   /** Each `runSlot` call while it runs: shutdown gives them their grace. */
   inFlight: Set<Promise<unknown>>;
+  /** Counts slots due, retried, posted and skipped (the bot's metrics). */
+  events?: SlotEvents | undefined;
 }
 
 /**
@@ -57,6 +60,7 @@ async function claimSlot(deps: AttemptSlotDeps, step: SlotStep): Promise<{ run: 
     }
     // Running elsewhere (the same channel subscribed at the same instant), succeeded or skipped.
     if (!claim.started) return { outcome: 'done' };
+    if (claim.run.attempt === 1) deps.events?.due(spec);
     return { run: claim.run };
   } catch (error) {
     // A claim that is not on disk does not protect the slot after a crash: do not post on
@@ -72,6 +76,7 @@ async function claimSlot(deps: AttemptSlotDeps, step: SlotStep): Promise<{ run: 
 async function runClaimed(deps: AttemptSlotDeps, step: SlotStep, run: Run): Promise<SlotAttempt> {
   const { runs, runtime } = deps;
   const { spec, slot, late, waitedMs, signal, fence } = step;
+  if (run.attempt > 1 && !step.held) deps.events?.retried(spec);
   const call = Promise.resolve().then(() =>
     deps.runSlot({ spec, slot, late, attempt: run.attempt, runId: run.id, waitedMs, signal }),
   );
@@ -110,8 +115,10 @@ async function runClaimed(deps: AttemptSlotDeps, step: SlotStep, run: Run): Prom
     await runtime.record(() =>
       runs.finish(run.id, { status: 'skipped', error: { code: ErrorCode.Quiet, message: reason }, ...ts }),
     );
+    deps.events?.skippedQuiet(spec);
     return 'done';
   }
+  deps.events?.posted(spec, slot, late);
   await runtime.record(() => runs.finish(run.id, { status: 'succeeded', ...ts }));
   return 'done';
 }

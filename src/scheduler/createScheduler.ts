@@ -1,4 +1,5 @@
 import type { Logger } from '../core/index.js';
+import type { BotMetrics } from '../metrics/index.js';
 import type { RunsRepository, SchedulesRepository, SlotQueue } from '../store/index.js';
 import { createAttemptSlot } from './attemptSlot.js';
 import { createLocalDriver } from './localDriver.js';
@@ -11,6 +12,7 @@ import type { ScheduleList } from './ScheduleSpec.js';
 import { defaultSetTimer, type SchedulerRuntime, type SetTimer, type SlotDriver } from './SlotDriver.js';
 import { createScheduleLanes } from './scheduleLanes.js';
 import { giveUpWith, recordWith, StoppedError } from './slotAttempt.js';
+import { dueSlots, slotEvents } from './slotMetrics.js';
 
 export type { GiveUp, Scheduler, ScheduleStatus, SlotResult, SlotRun } from './Scheduler.js';
 
@@ -39,6 +41,8 @@ export interface SchedulerDeps {
    * replica, and a replica that dies or stops hands its running slots to the others.
    */
   queue?: SlotQueue;
+  /** Slots due, posted (late), skipped, failed and retried, the delay to posting, the oldest still due. */
+  metrics?: BotMetrics;
 }
 
 /**
@@ -70,10 +74,13 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const { clock, setTimer } = runtime;
   const inFlight = new Set<Promise<unknown>>();
   const concurrency = deps.concurrency ?? 4;
+  const due = dueSlots(deps.queue !== undefined);
+  if (deps.metrics) deps.metrics.sources.oldestDueSlot = () => due.oldest();
+  const events = slotEvents(deps.metrics, clock);
   const slotDeps = {
     runs: store.runs,
-    attempt: createAttemptSlot({ runs: store.runs, runSlot: deps.runSlot, runtime, inFlight }),
-    giveUp: giveUpWith(deps.onGiveUp, logger),
+    attempt: due.track(createAttemptSlot({ runs: store.runs, runSlot: deps.runSlot, runtime, inFlight, events })),
+    giveUp: due.trackGiveUp(giveUpWith(deps.onGiveUp, logger), deps.metrics),
     runtime,
     concurrency,
   };

@@ -6,6 +6,7 @@
 import type { WebClient } from '@slack/web-api';
 import webApi from '@slack/web-api';
 import type { Logger } from '../core/index.js';
+import type { BotMetrics } from '../metrics/index.js';
 import type { HomeView, ModalView, SlackMessage } from '../render/index.js';
 import { ChannelDirectory, type ChannelPage, unknownChannelError } from './ChannelDirectory.js';
 import { type UploadDeps, uploadFiles, uploadPrivateFile } from './filesUpload.js';
@@ -41,6 +42,8 @@ interface Shared {
   maxWaitMs: Record<Lane, number>;
   /** Channel ids by `#name`, learnt from posts and `conversations.list`. */
   channels: ChannelDirectory;
+  /** Calls by method and outcome, 429s, and time waited for a turn. */
+  metrics?: BotMetrics['slack'] | undefined;
 }
 
 /** The gateway over @slack/web-api's WebClient. */
@@ -52,13 +55,20 @@ export class WebApiGateway implements SlackGateway {
     private readonly client: WebClient,
     private readonly logger: Logger,
     private readonly fetchImpl: typeof fetch = fetch,
-    pacing: { pacer?: RatePacer; lane?: Lane; maxWaitMs?: Partial<Record<Lane, number>>; shared?: Shared } = {},
+    pacing: {
+      pacer?: RatePacer;
+      lane?: Lane;
+      maxWaitMs?: Partial<Record<Lane, number>>;
+      shared?: Shared;
+      metrics?: BotMetrics;
+    } = {},
   ) {
     this.shared = pacing.shared ?? {
       pacer: pacing.pacer ?? new RatePacer(),
       stats: new Map(),
       maxWaitMs: { ...MAX_WAIT_MS, ...pacing.maxWaitMs },
       channels: new ChannelDirectory((cursor, signal) => this.listChannels(cursor, signal)),
+      metrics: pacing.metrics?.slack,
     };
     this.lane = pacing.lane ?? 'interactive';
   }
@@ -314,20 +324,26 @@ export class WebApiGateway implements SlackGateway {
     where: { channel?: string; signal?: AbortSignal | undefined; maxWaitMs?: number },
   ): Promise<T> {
     const stats = this.statsOf(method);
+    const { metrics } = this.shared;
     const deadline = this.shared.pacer.now() + Math.min(this.shared.maxWaitMs[this.lane], where.maxWaitMs ?? Infinity);
     for (let attempt = 0; ; attempt++) {
       try {
-        stats.waitedMs += await this.shared.pacer.acquire(method, {
+        const waitedMs = await this.shared.pacer.acquire(method, {
           channel: where.channel,
           lane: this.lane,
           signal: where.signal,
           maxWaitMs: Math.max(0, deadline - this.shared.pacer.now()),
         });
+        stats.waitedMs += waitedMs;
+        if (waitedMs > 0) metrics?.rateLimitWait.inc({ method }, waitedMs / 1000);
         stats.calls++;
-        return await run();
+        const result = await run();
+        metrics?.calls.inc({ method, outcome: 'ok' });
+        return result;
       } catch (error) {
         if (error instanceof webApi.WebAPIRateLimitedError) {
           stats.rateLimited++;
+          metrics?.rateLimited.inc({ method });
           this.shared.pacer.penalize(method, where.channel, error.retryAfter * 1000);
           if (attempt < MAX_RATE_LIMITED_RETRIES) {
             this.logger.info(
@@ -338,6 +354,11 @@ export class WebApiGateway implements SlackGateway {
           }
         }
         const mapped = toDeliveryError(method, error);
+        // Slack's error words are a bounded vocabulary; anything else is counted as `other`.
+        metrics?.calls.inc({
+          method,
+          outcome: /^[a-z0-9_]{1,40}$/.test(mapped.slackError) ? mapped.slackError : 'other',
+        });
         const level = mapped.slackError === 'invalid_auth' || mapped.slackError === 'missing_scope' ? 'error' : 'warn';
         this.logger[level]({ method, slackError: mapped.slackError }, 'Slack call failed');
         throw mapped;

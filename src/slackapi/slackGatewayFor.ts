@@ -2,6 +2,7 @@
 import webApi from '@slack/web-api';
 import type { SlackConfig } from '../config/index.js';
 import type { Logger } from '../core/index.js';
+import type { BotMetrics } from '../metrics/index.js';
 import { type Lane, type PacerClock, RatePacer } from './RatePacer.js';
 import { type RateLimitSettings, SLACK_RATE_SETTINGS } from './rateLimits.js';
 import { slackApiUrlOption } from './slackApiUrl.js';
@@ -19,6 +20,8 @@ export interface GatewayOptions {
   /** How long a call may wait for its turn, per lane (default `MAX_WAIT_MS`). */
   maxWaitMs?: Partial<Record<Lane, number>>;
   clock?: PacerClock;
+  /** Counts calls by method and outcome, 429s and the time waited for a turn. */
+  metrics?: BotMetrics;
 }
 
 /**
@@ -43,5 +46,6 @@ export function slackGatewayFor(slack: SlackConfig, logger: Logger, options: Gat
   return new WebApiGateway(client, logger, fetch, {
     pacer,
     ...(options.maxWaitMs ? { maxWaitMs: options.maxWaitMs } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
 }

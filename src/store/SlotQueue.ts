@@ -47,4 +47,9 @@ export interface SlotQueue {
   nudge(): void;
   /** Stops taking jobs; gives running handlers `graceMs`, then hands their jobs back to the queue. */
   stop(graceMs: number): Promise<void>;
+  /**
+   * The jobs in the queue across all replicas: ready or waiting for their time (`queued`, with the
+   * `deferred` among them), and running (`active`). Read by the bot's `/metrics`.
+   */
+  depth?(): Promise<{ queued: number; active: number; deferred: number }>;
 }

@@ -28,6 +28,8 @@ export interface WorkQueueOptions {
   noticeAfterMs?: number;
   /** The bot's shutdown: waiting runs fail with `ShuttingDownError`, new ones are refused. */
   signal?: AbortSignal;
+  /** Called for each run refused because the queue is full (the bot counts them). */
+  onRefused?: () => void;
   /** Timers; tests pass fake ones. Default `setTimeout`/`clearTimeout`. */
   timers?: { set(fn: () => void, ms: number): unknown; clear(handle: unknown): void };
 }
@@ -69,6 +71,7 @@ export class WorkQueue {
   private readonly noticeAfterMs: number;
   private readonly timers: NonNullable<WorkQueueOptions['timers']>;
   private readonly signal: AbortSignal | undefined;
+  private readonly onRefused: (() => void) | undefined;
 
   constructor(
     private readonly concurrency: number,
@@ -78,6 +81,7 @@ export class WorkQueue {
     this.noticeAfterMs = options.noticeAfterMs ?? 3_000;
     this.timers = options.timers ?? DEFAULT_TIMERS;
     this.signal = options.signal;
+    this.onRefused = options.onRefused;
     this.signal?.addEventListener('abort', () => {
       for (const waiter of this.waiting.splice(0)) waiter.fail(new ShuttingDownError());
     });
@@ -96,8 +100,10 @@ export class WorkQueue {
   async run<T>(task: (release: () => void) => Promise<T>, options: RunOptions = {}): Promise<T> {
     if (this.signal?.aborted) throw new ShuttingDownError();
     if (this.running < this.concurrency) this.running++;
-    else if (this.waiting.length >= this.maxWaiting) throw new QueueFullError(this.size);
-    else await this.waitForSlot(options.onWait);
+    else if (this.waiting.length >= this.maxWaiting) {
+      this.onRefused?.();
+      throw new QueueFullError(this.size);
+    } else await this.waitForSlot(options.onWait);
     let released = false;
     const release = () => {
       if (released) return;

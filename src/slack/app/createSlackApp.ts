@@ -1,5 +1,6 @@
 import type { SlackConfig } from '../../config/index.js';
 import { ConfigError, type Logger, toError } from '../../core/index.js';
+import type { BotMetrics } from '../../metrics/index.js';
 import type { RateLimitSettings, SlackGateway } from '../../slackapi/index.js';
 import { SLACK_RETRY, slackGatewayFor, verifySlackToken, type WebApiGateway } from '../../slackapi/index.js';
 import { isReplicaStore, storeHealth } from '../../store/index.js';
@@ -7,6 +8,7 @@ import {
   type BotIdentity,
   defaultReceiverEntry,
   type ReceiverSettings,
+  type ReceiverSink,
   receiverLogSinks,
   type StartedReceiver,
   startReceiver,
@@ -34,6 +36,8 @@ export interface SlackAppOptions {
    * default the entry beside this module, or this thread when running from the TypeScript sources.
    */
   receiverThread?: URL | false;
+  /** Served as `GET /metrics`; the receiver's ack times and the gateway's calls are recorded in it. */
+  metrics?: BotMetrics;
 }
 
 export interface RunningSlackApp {
@@ -66,6 +70,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     retry,
     secrets: options.secrets,
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const commands = options.commands(gateway);
   const bot: BotIdentity = {
@@ -108,6 +113,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       receiver: entry ? 'thread' : 'inline',
       store: await storeHealth(options.home.store),
     }),
+    ...metricsSink(options.metrics),
   };
   const receiver: StartedReceiver = await (entry
     ? startThreadedReceiver(entry, settings, sink, logger)
@@ -134,6 +140,15 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         clearTimeout(timer);
       }
     },
+  };
+}
+
+/** The receiver's ack times recorded in `metrics`, and `GET /metrics` answered from it. */
+function metricsSink(metrics: BotMetrics | undefined): Pick<ReceiverSink, 'ack' | 'metrics'> {
+  if (!metrics) return {};
+  return {
+    ack: (kind, seconds) => metrics.slack.ackSeconds.observe({ kind }, seconds),
+    metrics: () => metrics.exposition(),
   };
 }
 

@@ -3,4 +3,4 @@
 export { startSlackApp } from './createSlackApp.js';
 export { PivotCommands } from './PivotCommands.js';
 export { alertsOverview } from './screens/index.js';
-export { WorkQueue } from './WorkQueue.js';
+export { WorkQueue, type WorkQueueOptions } from './WorkQueue.js';

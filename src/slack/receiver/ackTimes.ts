@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * How long the receiver took to acknowledge Slack: from a request's headers arriving to its
  * response being written, for the last `size` requests to `/slack/events`. `/healthz` reports it,
@@ -28,4 +30,28 @@ export class AckTimes {
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
+}
+
+/** The kinds of Slack request acknowledged (the label of the bot's ack-latency histogram). */
+export type AckKind = 'command' | 'action' | 'view_submission' | 'event' | 'other';
+
+/**
+ * The request `/slack/events` is handling: set when it arrives, its kind filled in by Bolt's global
+ * middleware once the body is read, and read when its response is written.
+ */
+export const ackRequests = new AsyncLocalStorage<{ kind: AckKind }>();
+
+/**
+ * What kind of Slack request a body is, for the ack metrics.
+ *
+ * @example ackKindOf({ command: '/pivot', text: 'spend' }); // 'command'
+ */
+export function ackKindOf(body: unknown): AckKind {
+  if (typeof body !== 'object' || body === null) return 'other';
+  const { command, type } = body as { command?: unknown; type?: unknown };
+  if (typeof command === 'string') return 'command';
+  if (type === 'block_actions') return 'action';
+  if (type === 'view_submission') return 'view_submission';
+  if (type === 'event_callback') return 'event';
+  return 'other';
 }

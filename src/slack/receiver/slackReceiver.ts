@@ -11,11 +11,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bolt, { type CustomRoute } from '@slack/bolt';
 import { slackApiUrlOption } from '../../slackapi/index.js';
-import { AckTimes } from './ackTimes.js';
+import { type AckKind, AckTimes, ackKindOf, ackRequests } from './ackTimes.js';
 import { listen } from './boltListeners.js';
 import { type BoltLogSink, boltLoggerFor } from './boltLogger.js';
-import { serveRoutes } from './routeServer.js';
 import type { ConversationMessage } from './conversationEvents.js';
+import { serveRoutes } from './routeServer.js';
 import type { TypedText } from './typedText.js';
 
 const { App } = bolt;
@@ -118,6 +118,10 @@ export interface ReceiverSink {
   error(what: string, error: unknown): void;
   /** The body of `GET /healthz`; rejects (→ 503) when the bot cannot answer. */
   health(): Promise<Record<string, unknown>>;
+  /** One acknowledgement (HTTP mode) and the seconds it took here, for the bot's metrics. */
+  ack?(kind: AckKind, seconds: number): void;
+  /** The body of `GET /metrics` (Prometheus' text format); rejects (→ 503) when the bot cannot answer. */
+  metrics?(): Promise<{ contentType: string; text: string }>;
 }
 
 export interface StartedReceiver {
@@ -160,10 +164,16 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
       : {
           signingSecret: settings.signingSecret as string,
           port: settings.port,
-          customRoutes: [healthRoute(sink, ackTimes)],
+          customRoutes: [healthRoute(sink, ackTimes), metricsRoute(sink)],
         }),
   });
 
+  // The ack metrics' kind: read from the body Bolt parsed, for the request being handled.
+  app.use(async ({ body, next }) => {
+    const request = ackRequests.getStore();
+    if (request) request.kind = ackKindOf(body);
+    await next();
+  });
   listen(app, sink, {
     ...(settings.botUserId ? { botUserId: settings.botUserId } : {}),
     ...(settings.botId ? { botId: settings.botId } : {}),
@@ -174,15 +184,24 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
     (started as Server).prependListener('request', (req, res) => {
       if (!req.url?.startsWith('/slack/events')) return;
       const arrived = performance.now();
-      res.once('finish', () => ackTimes.record(performance.now() - arrived));
+      // Bolt's handler runs after this listener, in the same call: it and its middleware see `request`.
+      const request: { kind: AckKind } = { kind: 'other' };
+      ackRequests.enterWith(request);
+      res.once('finish', () => {
+        const ms = performance.now() - arrived;
+        ackTimes.record(ms);
+        sink.ack?.(request.kind, ms / 1000);
+      });
     });
   }
   if (socketMode) {
     // Slack needs no port here, but a platform running the bot as its web process expects PORT bound.
-    const routes = await serveRoutes(settings.port, [healthRoute(sink, ackTimes)]).catch(async (error: unknown) => {
-      await app.stop();
-      throw error;
-    });
+    const routes = await serveRoutes(settings.port, [healthRoute(sink, ackTimes), metricsRoute(sink)]).catch(
+      async (error: unknown) => {
+        await app.stop();
+        throw error;
+      },
+    );
     return {
       port: routes.port,
       stop: async () => {
@@ -194,6 +213,31 @@ export async function startReceiver(settings: ReceiverSettings, sink: ReceiverSi
   return {
     port: ((started as Server).address() as AddressInfo).port,
     stop: () => app.stop().then(() => undefined),
+  };
+}
+
+/** `GET /metrics`: the bot's metrics in Prometheus' text format (503 when the bot cannot answer). */
+function metricsRoute(sink: ReceiverSink): CustomRoute {
+  return {
+    path: '/metrics',
+    method: ['GET'],
+    handler: (_req, res) => {
+      if (!sink.metrics) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('no metrics\n');
+        return;
+      }
+      sink.metrics().then(
+        ({ contentType, text }) => {
+          res.writeHead(200, { 'content-type': contentType });
+          res.end(text);
+        },
+        (error: unknown) => {
+          res.writeHead(503, { 'content-type': 'text/plain' });
+          res.end(`${(error as Error).message}\n`);
+        },
+      );
+    },
   };
 }
 

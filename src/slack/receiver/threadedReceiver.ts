@@ -7,6 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { compiledSibling, fromWireError, type Logger, toError, toWireError, type WireError } from '../../core/index.js';
+import type { AckKind } from './ackTimes.js';
 import type { BoltLogSink } from './boltLogger.js';
 import type {
   ReceiverSettings,
@@ -29,6 +30,10 @@ export type FromReceiver =
   /** An error the thread caught (a listener's, a submission's, an unhandled rejection). */
   | { type: 'error'; what: string; error: WireError }
   | { type: 'health'; id: number }
+  /** Acknowledgements timed since the last batch: [kind, seconds] (sent before each `metrics`). */
+  | { type: 'acks'; acks: Array<[AckKind, number]> }
+  /** `GET /metrics` waiting for the bot's exposition (`metrics` with the same id). */
+  | { type: 'metrics'; id: number }
   /** A modal submission waiting for its verdict (`submitted` with the same id). */
   | { type: 'submit'; id: number; submission: ViewSubmission }
   | { type: 'stopped' };
@@ -36,6 +41,7 @@ export type FromReceiver =
 /** Messages to the receiver thread. */
 export type ToReceiver =
   | { type: 'health'; id: number; body: Record<string, unknown> }
+  | { type: 'metrics'; id: number; contentType: string; text: string }
   | { type: 'submitted'; id: number; answer: ViewAnswer }
   /** The bot could not check a submission: the thread answers it as busy and logs this error. */
   | { type: 'submitted'; id: number; error: WireError }
@@ -113,6 +119,17 @@ export async function startThreadedReceiver(
             // A bot that cannot answer leaves the thread's 2 s timeout to report it (503).
             void sink.health().then(
               (body) => worker.postMessage({ type: 'health', id: message.id, body } satisfies ToReceiver),
+              () => undefined,
+            );
+            break;
+          case 'acks':
+            for (const [kind, seconds] of message.acks) sink.ack?.(kind, seconds);
+            break;
+          case 'metrics':
+            // As for health: no answer leaves the thread's timeout to report it (503).
+            void sink.metrics?.().then(
+              ({ contentType, text }) =>
+                worker.postMessage({ type: 'metrics', id: message.id, contentType, text } satisfies ToReceiver),
               () => undefined,
             );
             break;

@@ -142,6 +142,15 @@ export async function startSlotQueue(pool: pg.Pool, options: SlotQueueOptions): 
     nudge: () => workers.nudge(),
     stop: (graceMs) => workers.stop(graceMs),
 
+    async depth() {
+      const queue = await boss.getQueue(QUEUE);
+      return {
+        queued: queue?.queuedCount ?? 0,
+        active: queue?.activeCount ?? 0,
+        deferred: queue?.deferredCount ?? 0,
+      };
+    },
+
     async close() {
       await workers.close();
       await boss.stop({ graceful: false, close: false }).catch((error: unknown) => {
