@@ -78,7 +78,7 @@ export interface MethodStats {
 /**
  * Everything pivotbot sends to Slack, behind one small interface so the command logic stays free
  * of the SDK. Every method throws `SlackDeliveryError` on failure. Calls are paced to Slack's rate
- * limits (src/slack/api/rateLimits.ts); `withLane('scheduled')` gives the same gateway for digests and
+ * limits (src/slackapi/rateLimits.ts); `withLane('scheduled')` gives the same gateway for digests and
  * alerts, served after interactive answers.
  */
 export interface SlackGateway {
