@@ -46,6 +46,9 @@ export interface OrderAst {
   cost?: boolean;
 }
 
+/** What a query compares with: "vs previous period", "vs last week", "vs last month". */
+export type Compare = 'previous_period' | 'same_period_last_week' | 'same_period_last_month';
+
 export interface AdhocAst {
   kind: 'adhoc';
   metrics: FieldAst[];
@@ -61,10 +64,7 @@ export interface AdhocAst {
   csv: boolean;
   mode?: 'sync' | 'async';
   channel?: Located<'mobile' | 'ctv' | 'all'>;
-  compare?: Located<'previous_period' | 'same_period_last_week'> & {
-    /** Written as a month ("vs last month", "MoM"): the previous period is that only on `last_month`. */
-    month?: boolean;
-  };
+  compare?: Located<Compare>;
   /** The range "WoW", "DoD" or "MoM" imply when no range is written (`last_7_days`…). */
   defaultRange?: string;
 }

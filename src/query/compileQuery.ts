@@ -98,22 +98,16 @@ function compileAst(ast: QueryAst, text: string, options: QueryOptions): Compile
 }
 
 /**
- * "vs last month" asks for the same days one month earlier. The comparisons the reports make are
- * the previous period and the same period last week, so it is the previous period only when the
- * range is a calendar month (`last_month`, whose previous period is the month before); on any other
- * range it would silently compare with the days just before, and is refused.
+ * "vs last month" is the same days one month earlier; on the range `last_month` that is the month
+ * before, its previous period, which it is written as.
  */
-export function checkMonthCompare(ast: AdhocAst): void {
-  const range = ast.range?.value ?? ast.defaultRange ?? 'yesterday';
-  if (!ast.compare?.month || range === 'last_month') return;
-  throw QueryError.at(
-    ast.compare,
-    'A comparison with last month (the same days one month earlier) works on the range last month only (against the month before). On this range, compare with "previous period" (the same number of days just before) or "last week" (the same days a week earlier).',
-  );
+function compareOf(ast: AdhocAst): ReportDefinition['present']['compare'] {
+  const compare = ast.compare?.value ?? 'none';
+  const range = ast.range?.value ?? ast.defaultRange;
+  return compare === 'same_period_last_month' && range === 'last_month' ? 'previous_period' : compare;
 }
 
 function adhocDefinition(ast: AdhocAst, text: string, glossary: GlossaryIndex): ReportDefinition {
-  checkMonthCompare(ast);
   const metrics = ast.metrics.map((m) => metricSpec(m, glossary));
   const dimensions = ast.dimensions.map((d) => dimensionSpec(d, glossary));
   const keys = new Map<string, Span>();
@@ -140,7 +134,7 @@ function adhocDefinition(ast: AdhocAst, text: string, glossary: GlossaryIndex): 
   if (ast.having.length > 0) query.cleanup = cleanupOf(ast);
   if (ast.channel) query.channel = ast.channel.value;
   const outputs = [...metrics, ...dimensions].map((s) => s.as ?? s.name);
-  const present: ReportDefinition['present'] = { compare: ast.compare?.value ?? 'none' };
+  const present: ReportDefinition['present'] = { compare: compareOf(ast) };
   if (ast.top) present.top = ast.top.value;
   if (ast.sort) present.sort = sortOf(ast.sort, outputs, metrics, glossary);
   else if (ast.top && metrics[0]) present.sort = { by: metrics[0].as ?? metrics[0].name, order: 'desc' };

@@ -1,5 +1,5 @@
 import type { AdhocAst, FieldAst } from './ast.js';
-import { rangeText } from './describeUnderstood.js';
+import { compareWords, rangeText } from './describeUnderstood.js';
 import { conditionText, formatQuery, havingText, rangeWords } from './formatQuery.js';
 
 /**
@@ -73,5 +73,5 @@ function rowsOf(q: AdhocAst): string {
 
 function compareOf(q: AdhocAst): string {
   if (!q.compare) return '';
-  return q.compare.value === 'previous_period' ? 'vs previous period' : 'vs same period last week';
+  return compareWords(q.compare.value);
 }

@@ -1,4 +1,5 @@
 import type { FieldSpec, RangeSpec, ReportDefinition } from '../reports/index.js';
+import type { Compare } from './ast.js';
 
 const OPERATORS: Readonly<Record<string, string>> = { equals: '=', notEquals: '!=', isIn: 'in', isNotIn: 'not in' };
 const THRESHOLDS: Readonly<Record<string, string>> = {
@@ -42,8 +43,7 @@ export function describeUnderstood(definition: ReportDefinition, defaultTimeZone
   if (p.top !== undefined)
     parts.push(`top ${p.top}${sort ? ` by ${sort.by}${sort.order === 'asc' ? ' asc' : ''}` : ''}`);
   else if (sort) parts.push(`sort by ${sort.by} ${sort.order}`);
-  if (p.compare && p.compare !== 'none')
-    parts.push(p.compare === 'previous_period' ? 'vs previous period' : 'vs same period last week');
+  if (p.compare && p.compare !== 'none') parts.push(compareWords(p.compare));
   if (q.channel && q.channel !== 'mobile') parts.push(`channel ${q.channel}`);
   return parts.join(', ');
 }
@@ -70,4 +70,9 @@ function conditionTexts(field: string, value: unknown): string[] {
   if (Array.isArray(value)) return [`${field} in ${list(value)}`];
   if (value === null || typeof value !== 'object') return [`${field} = ${String(value)}`];
   return Object.entries(value).map(([op, v]) => `${field} ${OPERATORS[op] ?? op} ${list(v)}`);
+}
+
+/** How the answer's first line says a comparison: `vs same period last month`. */
+export function compareWords(compare: Compare): string {
+  return compare === 'previous_period' ? 'vs previous period' : `vs ${compare.replaceAll('_', ' ')}`;
 }

@@ -8,7 +8,7 @@
 import { getMetric } from '../reporting/index.js';
 import type { AdhocAst, ConditionAst, FieldAst, Located, OrderAst, Scalar } from './ast.js';
 import { filterOf } from './compileConditions.js';
-import { checkMonthCompare, dimensionSpec, metricSpec } from './compileQuery.js';
+import { dimensionSpec, metricSpec } from './compileQuery.js';
 import type { GlossaryIndex } from './GlossaryIndex.js';
 import { QueryError } from './QueryError.js';
 import { conditionsOf, fieldAstOf } from './queryOfDefinition.js';
@@ -79,7 +79,6 @@ export function applyEdit(q: AdhocAst, edit: Edit, mode: EditMode, glossary: Glo
   if (a.timezone) q.timezone = a.timezone;
   if (a.mode) q.mode = a.mode;
   for (const h of a.having) q.having = [...q.having.filter((x) => x.metric.value !== h.metric.value), h];
-  if (a.compare?.month) checkMonthCompare({ ...q, compare: shift(a.compare) });
   if (a.top) q.top = a.top;
   if (a.sort) q.sort = resolveSort(q, { ...a.sort, key: shift(a.sort.key) }, glossary);
 }

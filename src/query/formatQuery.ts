@@ -1,9 +1,25 @@
 import { findMetric, getMetric } from '../reporting/index.js';
-import type { AdhocAst, ConditionAst, FieldAst, HavingAst, PostbacksAst, QueryAst, RunAst, Scalar } from './ast.js';
+import type {
+  AdhocAst,
+  Compare,
+  ConditionAst,
+  FieldAst,
+  HavingAst,
+  PostbacksAst,
+  QueryAst,
+  RunAst,
+  Scalar,
+} from './ast.js';
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { dayWords } from './parseDay.js';
 import { costKey } from './sortWords.js';
 
+/** A comparison in the words the parser reads back. */
+const COMPARE_TEXT: Readonly<Record<Compare, string>> = {
+  previous_period: 'vs previous period',
+  same_period_last_week: 'vs last week',
+  same_period_last_month: 'vs last month',
+};
 /** A word the tokenizer reads back as one word token of the same text (not a number). */
 const PLAIN_WORD = /^[A-Za-z_][A-Za-z0-9_@#/+.-]*$/;
 const NUMBER = /^-?\d+(\.\d+)?$/;
@@ -34,7 +50,7 @@ function formatAdhoc(ast: AdhocAst, glossary: GlossaryIndex): string {
   else if (sort) parts.push(`sort by ${sort}`);
   else if (ast.sort?.cost) parts.push(ast.sort.desc ? 'most expensive first' : 'cheapest first');
   if (ast.timezone) parts.push(`tz ${quoted(ast.timezone.value)}`);
-  if (ast.compare) parts.push(ast.compare.value === 'previous_period' ? 'vs previous period' : 'vs last week');
+  if (ast.compare) parts.push(COMPARE_TEXT[ast.compare.value]);
   if (ast.channel) parts.push(`channel ${ast.channel.value}`);
   if (ast.mode) parts.push(ast.mode);
   if (ast.csv) parts.push('csv');

@@ -5,15 +5,13 @@
  * compiler and its checks are the same for both.
  */
 import { suggest } from '../core/index.js';
-import type { AdhocAst, ConditionAst, Located, Scalar } from './ast.js';
+import type { AdhocAst, Compare, ConditionAst, Located, Scalar } from './ast.js';
 import type { Cursor } from './Cursor.js';
 import { COUNTRY_NAMES, countryCodeOf, isBareCountryCode, isCountryName } from './countries.js';
 import type { GlossaryIndex } from './GlossaryIndex.js';
 import { ID_FILTERS } from './glossary.js';
 import type { QueryError } from './QueryError.js';
 import type { Token } from './tokenize.js';
-
-type Compare = 'previous_period' | 'same_period_last_week';
 
 /** Words that open a question and mean nothing to the query: "show me", "what was", "how many". */
 export const LEADING_FILLERS = new Set([
@@ -82,21 +80,21 @@ export const PHRASING_WORDS = new Set([
 ]);
 
 /** "WoW", "DoD", "MoM": the comparison, and the range they imply when none is written. */
-export const PERIOD_OVER_PERIOD: Readonly<Record<string, { compare: Compare; range: string; month?: boolean }>> = {
+export const PERIOD_OVER_PERIOD: Readonly<Record<string, { compare: Compare; range: string }>> = {
   wow: { compare: 'same_period_last_week', range: 'last_7_days' },
   'w/w': { compare: 'same_period_last_week', range: 'last_7_days' },
   dod: { compare: 'previous_period', range: 'yesterday' },
   'd/d': { compare: 'previous_period', range: 'yesterday' },
-  mom: { compare: 'previous_period', range: 'last_month', month: true },
-  'm/m': { compare: 'previous_period', range: 'last_month', month: true },
+  mom: { compare: 'same_period_last_month', range: 'last_month' },
+  'm/m': { compare: 'same_period_last_month', range: 'last_month' },
 };
 
 const SAME = 'same_period_last_week';
 const PREV = 'previous_period';
-/** A month comparison: the previous period only on a calendar month (`checkMonthCompare`). */
-const MONTH = 'month';
+/** The same days one month earlier (on `last_month`, the month before: its previous period). */
+const MONTH = 'same_period_last_month';
 /** What may follow "vs": `#` is a number. Longest match wins. */
-const COMPARE_PHRASES: ReadonlyArray<readonly [string, Compare | typeof MONTH]> = [
+const COMPARE_PHRASES: ReadonlyArray<readonly [string, Compare]> = [
   ['previous period', PREV],
   ['prior period', PREV],
   ['previous_period', PREV],
@@ -135,9 +133,9 @@ const COMPARE_PATTERNS = COMPARE_PHRASES.map(([phrase, value]) => [phrase.split(
 export const SAME_WHAT = new Set(['period', 'time', 'day', 'days']);
 
 /** After `vs` / `versus` / `compare` / `compared to` (or at "same period"): which comparison. */
-export function parseCompare(c: Cursor, start: Token): NonNullable<AdhocAst['compare']> {
+export function parseCompare(c: Cursor, start: Token): Located<Compare> {
   while (c.peekWord() === 'the') c.next();
-  let best: { length: number; value: Compare | typeof MONTH } | undefined;
+  let best: { length: number; value: Compare } | undefined;
   for (const [words, value] of COMPARE_PATTERNS) {
     const matches = words.every((w, i) =>
       w === '#' ? c.peek(i).kind === 'number' : c.peekWord(i) === w || (w === 'days' && c.peekWord(i) === 'day'),
@@ -150,8 +148,7 @@ export function parseCompare(c: Cursor, start: Token): NonNullable<AdhocAst['com
       'last week',
     ]);
   for (let i = 0; i < best.length; i++) c.next();
-  const span = { start: start.start, end: c.lastEnd() };
-  return best.value === MONTH ? { value: PREV, month: true, ...span } : { value: best.value, ...span };
+  return { value: best.value, start: start.start, end: c.lastEnd() };
 }
 
 /** The Filter field a word filters on when a number follows it: campaign → campaignId. */

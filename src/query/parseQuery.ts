@@ -129,7 +129,7 @@ function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
     const pop = PERIOD_OVER_PERIOD[word];
     if (pop) {
       c.next();
-      ast.compare = { value: pop.compare, start: t.start, end: t.end, ...(pop.month ? { month: true } : {}) };
+      ast.compare = { value: pop.compare, start: t.start, end: t.end };
       ast.defaultRange = pop.range;
       continue;
     }

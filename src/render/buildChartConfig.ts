@@ -167,7 +167,7 @@ function comparisonSeries(
 ): SeriesDraft[] {
   const comparison = view.comparison;
   if (!comparison) return [];
-  const suffix = comparison.kind === 'same_period_last_week' ? 'same period last week' : 'previous period';
+  const suffix = comparison.kind.replaceAll('_', ' ');
   return metrics.flatMap((metric, i): SeriesDraft[] => {
     let data: Array<number | null>;
     if (isTime) {

@@ -72,7 +72,7 @@ export function checkReport(definition: ReportDefinition, options: CheckOptions)
   if (definition.present.onlyWhen && definition.present.compare === 'none') {
     add(
       ['present', 'onlyWhen'],
-      'onlyWhen posts when a headline KPI moved against the comparison: set present.compare (previous_period or same_period_last_week).',
+      'onlyWhen posts when a headline KPI moved against the comparison: set present.compare (previous_period, same_period_last_week or same_period_last_month).',
     );
   } else if (definition.present.onlyWhen && definition.mode === 'async') {
     add(

@@ -25,7 +25,7 @@ export interface ResolvedRange {
   unit: 'day' | 'hour' | 'month' | 'quarter' | 'instant';
 }
 
-export type Comparison = 'previous_period' | 'same_period_last_week' | 'none';
+export type Comparison = 'previous_period' | 'same_period_last_week' | 'same_period_last_month' | 'none';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -118,9 +118,17 @@ export function resolveRange(spec: RangeSpec, timeZone: string, now: Date): Reso
   );
 }
 
+/** How a comparison period is labelled: `Same period last month (1–20 Oct 2026)`. */
+const COMPARISON_NAMES: Readonly<Record<Exclude<Comparison, 'none'>, string>> = {
+  previous_period: 'Previous period',
+  same_period_last_week: 'Same period last week',
+  same_period_last_month: 'Same period last month',
+};
+
 /**
  * The comparison period of a resolved range: `same_period_last_week` is the same wall-clock span
- * seven days earlier; `previous_period` is the span of equal length just before (whole days for
+ * seven days earlier; `same_period_last_month` the same days one month earlier
+ * (`sameDaysLastMonth`); `previous_period` is the span of equal length just before (whole days for
  * day ranges, the previous calendar month for `last_month` and quarter for `last_quarter`).
  *
  * @example previousRange(resolveRange('last_7_days', 'UTC', now), 'previous_period')
@@ -132,7 +140,9 @@ export function previousRange(range: ResolvedRange, comparison: Exclude<Comparis
   const dayAligned = fromWall % DAY_MS === 0 && toWall % DAY_MS === 0;
   let from: number;
   let to: number;
-  if (comparison === 'same_period_last_week') {
+  if (comparison === 'same_period_last_month') {
+    [from, to] = sameDaysLastMonth(range, fromWall, toWall, dayAligned);
+  } else if (comparison === 'same_period_last_week') {
     from = wallToEpoch(addWallDays(fromWall, -7), zone);
     to = wallToEpoch(addWallDays(toWall, -7), zone);
   } else if (range.unit === 'month' || range.unit === 'quarter') {
@@ -146,8 +156,32 @@ export function previousRange(range: ResolvedRange, comparison: Exclude<Comparis
     from = range.fromMs - (range.toMs - range.fromMs);
     to = range.fromMs;
   }
-  const name = comparison === 'same_period_last_week' ? 'Same period last week' : 'Previous period';
-  return build(from, to, zone, name, range.unit);
+  return build(from, to, zone, COMPARISON_NAMES[comparison], range.unit);
+}
+
+/**
+ * The same days one month earlier: 1–20 Nov → 1–20 Oct. A day past the end of the shorter month
+ * is its last day (29–31 Mar → 28 Feb); a calendar month (`last_month`) is the whole month before.
+ * Day ranges move their first and last days; other ranges their start, keeping their length.
+ */
+function sameDaysLastMonth(
+  range: ResolvedRange,
+  fromWall: number,
+  toWall: number,
+  dayAligned: boolean,
+): [number, number] {
+  const zone = range.timezone;
+  if (range.unit === 'month') return [wallToEpoch(addWallMonths(fromWall, -1), zone), range.fromMs];
+  const from = monthEarlier(fromWall);
+  const to = dayAligned ? addWallDays(monthEarlier(addWallDays(toWall, -1)), 1) : from + (toWall - fromWall);
+  return [wallToEpoch(from, zone), wallToEpoch(to, zone)];
+}
+
+/** The same wall-clock time one month earlier, on the month's last day when it has no such day. */
+function monthEarlier(wall: number): number {
+  const d = new Date(wall);
+  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 0)).getUTCDate();
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, Math.min(d.getUTCDate(), lastDay)) + (wall % DAY_MS);
 }
 
 function absolute(fromText: string, toText: string, zone: string, spec: string): ResolvedRange {

@@ -46,7 +46,7 @@ const cleanupThresholds = z.strictObject({
 const dateText = z.string().min(1);
 export const rangeSchema = z.union([z.string().min(1), z.strictObject({ from: dateText, to: dateText })]);
 
-export const comparisonSchema = z.enum(['previous_period', 'same_period_last_week', 'none']);
+export const comparisonSchema = z.enum(['previous_period', 'same_period_last_week', 'same_period_last_month', 'none']);
 
 const postbacksSchema = z.strictObject({
   appId: z.number().int().positive(),

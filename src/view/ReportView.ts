@@ -34,7 +34,7 @@ export interface ViewRange {
 }
 
 export interface ViewComparison {
-  /** `previous_period` or `same_period_last_week`. */
+  /** `previous_period`, `same_period_last_week` or `same_period_last_month`. */
   kind: string;
   /** `vs previous 7 days (6–12 Nov)`. */
   label: string;

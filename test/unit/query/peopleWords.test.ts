@@ -34,6 +34,11 @@ describe('the words people use', () => {
     ['spend by campaign as csv', 'spend by campaign csv'],
     ['“spend by country”', 'spend by countryCode'],
     ['spend last month vs last month', 'spend last_month vs previous period'],
+    ['spend MoM', 'spend last_month vs previous period'],
+    ['spend MTD vs last month', 'spend month_to_date vs last month'],
+    ['spend MTD MoM', 'spend month_to_date vs last month'],
+    ['spend MTD vs same period last month', 'spend month_to_date vs last month'],
+    ['spend last 14 days same period last month', 'spend last_14_days vs last month'],
     ['top 5 publisher bundles by spend', 'spend by siteBundle top 5 by spend desc'],
     ['spend by app bundles', 'spend by appBundle'],
   ])('reads %j as %j', (said, meant) => {
@@ -43,9 +48,6 @@ describe('the words people use', () => {
   it.each([
     ['spend from 1/11', 'could be 11 January or 1 November; write Jan 11 or Nov 1'],
     ['spend since Nov 31', 'There is no day 31 in november'],
-    ['spend MTD vs last month', 'works on the range last month only'],
-    ['spend last 14 days vs same period last month', 'works on the range last month only'],
-    ['spend MTD MoM', 'works on the range last month only'],
     ['spend cpi cpm by campaign cheapest first', "the query's cost metric, and it has 2"],
     ['installs by campaign cheapest first', 'this query has none'],
     ['spend by country, only campaigns with more than 100 installs', 'The query is not by campaign'],
@@ -114,8 +116,27 @@ describe('the words people use', () => {
     expect(applyFollowUp('spend last month', 'vs last month', options)).toMatchObject({
       text: 'spend last_month vs previous period',
     });
-    const refused = applyFollowUp('spend by campaign MTD', 'same period last month', options);
-    expect(refused).toMatchObject({ kind: 'unknown' });
-    expect(JSON.stringify(refused)).not.toContain('same spend');
+    expect(applyFollowUp('spend by campaign MTD', 'same period last month', options)).toMatchObject({
+      text: 'spend by campaign month_to_date vs last month',
+      understood: 'spend by campaign, month to date (UTC), vs same period last month',
+      changed: 'vs same period last month (was none)',
+    });
+  });
+
+  describe('a month comparison', () => {
+    it('compares a month to date with the same days of the month before', () => {
+      const compiled = compileQuery('spend MTD vs last month', options) as CompiledQuery;
+      expect(compiled.definition.present.compare).toBe('same_period_last_month');
+      expect(compiled.compiled.comparison?.range).toMatchObject({
+        from: '2026-10-01T00:00:00+00:00',
+        to: '2026-10-21T00:00:00+00:00',
+        label: 'Same period last month (1–20 Oct 2026)',
+      });
+    });
+    it('is the month before on last month, written as its previous period', () => {
+      const compiled = compileQuery('spend last month MoM', options) as CompiledQuery;
+      expect(compiled.definition.present.compare).toBe('previous_period');
+      expect(formatQuery(parseQuery('spend MTD vs same period last month'))).toBe('spend month_to_date vs last month');
+    });
   });
 });

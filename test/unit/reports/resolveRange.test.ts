@@ -224,6 +224,37 @@ describe('previousRange', () => {
     expect([prev.from, prev.to]).toEqual(['2026-03-22T00:00:00+01:00', '2026-03-23T00:00:00+01:00']);
   });
 
+  it('takes the same days a month earlier, month to date against the same days of last month', () => {
+    const prev = previousRange(resolveRange('month_to_date', 'UTC', now), 'same_period_last_month');
+    expect([prev.from, prev.to]).toEqual(['2026-10-01T00:00:00+00:00', '2026-10-21T00:00:00+00:00']);
+    expect(prev.label).toBe('Same period last month (1–20 Oct 2026)');
+  });
+
+  it('clamps days a shorter month does not have to its last day', () => {
+    const march = (range: string) =>
+      previousRange(resolveRange(range, 'UTC', at('2026-03-31T12:00:00Z')), 'same_period_last_month');
+    const mtd = march('month_to_date');
+    expect([mtd.from, mtd.to]).toEqual(['2026-02-01T00:00:00+00:00', '2026-03-01T00:00:00+00:00']);
+    const end = march('2026-03-29..2026-04-01');
+    expect([end.from, end.to]).toEqual(['2026-02-28T00:00:00+00:00', '2026-03-01T00:00:00+00:00']);
+    const across = march('last_7_days');
+    expect([across.from, across.to]).toEqual(['2026-02-24T00:00:00+00:00', '2026-03-01T00:00:00+00:00']);
+  });
+
+  it('compares last month with the whole month before, and keeps wall-clock days across DST', () => {
+    const prev = previousRange(resolveRange('last_month', 'UTC', at('2026-12-05T00:00:00Z')), 'same_period_last_month');
+    expect([prev.from, prev.to, prev.label]).toEqual([
+      '2026-10-01T00:00:00+00:00',
+      '2026-11-01T00:00:00+00:00',
+      'Same period last month (Oct 2026)',
+    ]);
+    const berlin = previousRange(
+      resolveRange('yesterday', 'Europe/Berlin', at('2026-04-10T10:00:00Z')),
+      'same_period_last_month',
+    );
+    expect([berlin.from, berlin.to]).toEqual(['2026-03-09T00:00:00+01:00', '2026-03-10T00:00:00+01:00']);
+  });
+
   it('moves an hour range back by its length', () => {
     const prev = previousRange(resolveRange('last_6_hours', 'UTC', now), 'previous_period');
     expect([prev.from, prev.to]).toEqual(['2026-11-20T00:00:00+00:00', '2026-11-20T06:00:00+00:00']);

@@ -112,6 +112,34 @@ describe('runReport', () => {
     expect(formatViewTable(view)).toContain('2 of 3 rows shown');
   });
 
+  it('compares with the same days of last month, labelled so', async () => {
+    const client = fakeClient((request) =>
+      request.from.startsWith('2026-11-01')
+        ? response(request, [{ countryCode: 'US', spend: 120, installs: 10 }])
+        : response(request, [{ countryCode: 'US', spend: 100, installs: 10 }]),
+    );
+    const definition = byCountry({
+      query: { dimensions: ['countryCode'], metrics: ['spend', 'installs'], range: 'month_to_date' },
+      present: { compare: 'same_period_last_month' },
+      mode: 'sync',
+    });
+    const view = await runReport({ id: 'mtd', definition }, { client, now: () => NOW, outDir: dir });
+    expect(
+      client.calls.map((c) => {
+        const r = c.request as PivotRequest;
+        return [r.from, r.to];
+      }),
+    ).toEqual([
+      ['2026-11-01T00:00:00+00:00', '2026-11-21T00:00:00+00:00'],
+      ['2026-10-01T00:00:00+00:00', '2026-10-21T00:00:00+00:00'],
+    ]);
+    expect(view.comparison).toMatchObject({
+      kind: 'same_period_last_month',
+      label: 'vs same period last month (1–20 Oct 2026)',
+      totals: { spend: { previous: 100, absolute: 20, percent: 0.2 } },
+    });
+  });
+
   it('goes async for a heavy request in auto mode, reads the CSV and computes totals', async () => {
     const client = fakeClient(() => new Error('no sync expected'));
     const definition = define({
