@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { parse } from 'yaml';
 import {
   type AdhocAst,
+  type Compare,
   type CompiledQuery,
   type ConditionAst,
   compileQuery,
@@ -98,9 +99,7 @@ const adhocArb: fc.Arbitrary<AdhocAst> = fc
       csv: fc.boolean(),
       mode: fc.constantFrom<'sync' | 'async'>('sync', 'async'),
       channel: fc.constantFrom<'mobile' | 'ctv' | 'all'>('mobile', 'ctv', 'all').map(at),
-      compare: fc
-        .constantFrom<'previous_period' | 'same_period_last_week'>('previous_period', 'same_period_last_week')
-        .map(at),
+      compare: fc.constantFrom<Compare>('previous_period', 'same_period_last_week', 'same_period_last_month').map(at),
     },
     { requiredKeys: ['metrics', 'dimensions', 'where', 'having', 'csv'] },
   )
