@@ -10,14 +10,9 @@ export const MAX_FUNCTION_LINES: number;
 /** Folders that can reach themselves through the table. */
 export function cyclesIn(layers: LayerTable): string[];
 
-/** Error-code literals allowed for now, by path under the root (`src/cli/…`). */
-export const LITERAL_CODES_PENDING: Readonly<Record<string, readonly string[]>>;
-
 export interface CheckOptions {
   /** Also report every edge of the table that no import uses (the command line does). */
   unused?: boolean;
-  /** Error-code literals allowed for now, by path (default `LITERAL_CODES_PENDING`). */
-  pending?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Every problem under `root/src`, as `path:line: message` lines. */

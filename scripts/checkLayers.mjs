@@ -57,17 +57,6 @@ export const LAYERS = {
   cli: '*',
 };
 
-/**
- * Error-code literals still waiting in files another engineer owns for now (src/cli/ is being
- * reworked elsewhere): path → the codes allowed there as literals. Empty it; never add to it.
- */
-export const LITERAL_CODES_PENDING = {
-  'src/cli/commands/export.ts': ['SAVED_QUERY_NOT_FOUND', 'STORE_UNREADABLE'],
-  'src/cli/commands/migrateStore.ts': ['MIGRATE_STORE_TARGET'],
-  'src/cli/commands/schedule.ts': ['CLI_FROM_INVALID', 'CLI_COUNT_INVALID'],
-  'src/cli/runDemo.ts': ['REPORT_NOT_FOUND'],
-};
-
 /** Where the one list of error codes lives, under src/. */
 const ERROR_CODES_FILE = join('core', 'errorCodes.ts');
 
@@ -171,9 +160,9 @@ function scan(text, codes) {
 
 /**
  * Every problem under `root/src`, as `path:line: message` lines. With `unused`, also every edge of
- * the table that no import uses (`pending`: error-code literals allowed for now, by path).
+ * the table that no import uses.
  */
-export function checkLayers(root, layers = LAYERS, { unused = false, pending = LITERAL_CODES_PENDING } = {}) {
+export function checkLayers(root, layers = LAYERS, { unused = false } = {}) {
   const src = join(root, 'src');
   const problems = cyclesIn(layers).map((l) => `the layer table has a cycle through ${l}`);
   const codes = errorCodesIn(src);
@@ -191,9 +180,7 @@ export function checkLayers(root, layers = LAYERS, { unused = false, pending = L
     for (const f of long) {
       problems.push(`${where}:${f.line}: a function of ${f.lines} lines (at most ${MAX_FUNCTION_LINES}); split it`);
     }
-    const allowedLiterals = pending[where.split(sep).join('/')] ?? [];
     for (const { code, line } of literals) {
-      if (allowedLiterals.includes(code)) continue;
       problems.push(`${where}:${line}: the error code '${code}' as a string; write ErrorCode.${codes.get(code)}`);
     }
     for (const { text: spec, line } of specifiers) {

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { type Logger, silentLogger, suggest, toError } from '../core/index.js';
+import { ErrorCode, type Logger, silentLogger, suggest, toError } from '../core/index.js';
 import { becauseLines } from '../delivery/index.js';
 import { type ExplainedReport, explainMoved, reportPacing } from '../insights/index.js';
 import {
@@ -190,7 +190,7 @@ function typoExample(ids: readonly string[]): SlackMessage | undefined {
     userMessage: `No report named "${typo}".`,
     suggestions: suggest(typo, ids).length > 0 ? suggest(typo, ids) : [first],
     hint: '`/pivot list` shows every report.',
-    code: 'REPORT_NOT_FOUND',
+    code: ErrorCode.ReportNotFound,
     action: `/pivot run ${typo}`,
   });
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
-import { didYouMean, PivotbotError, silentLogger, suggest, UserInputError } from '../../core/index.js';
+import { didYouMean, ErrorCode, PivotbotError, silentLogger, suggest, UserInputError } from '../../core/index.js';
 import { savedName, savedQueriesOf, savedQueryYaml, watchesOf, workspaceGlossaryOf } from '../../query/index.js';
 import { loadReports } from '../../reports/index.js';
 import { decodeStoreText, openStore, type Subscription } from '../../store/index.js';
@@ -23,7 +23,7 @@ export function registerExport(program: Command, io: CliIo): void {
       if (!found) {
         const names = saved.map((s) => savedName(s.report));
         throw new UserInputError(
-          'SAVED_QUERY_NOT_FOUND',
+          ErrorCode.SavedQueryNotFound,
           names.length === 0
             ? `pivotbot export: no saved queries in the store ${config.storePath.startsWith('postgres') ? '(PostgreSQL)' : config.storePath}; save one with "Schedule this" under a result in Slack.`
             : `pivotbot export: no saved query "${name}".${didYouMean(suggest(name, names))} Saved: ${names.join(', ')}.`,
@@ -61,7 +61,7 @@ async function readSubscriptions(path: string): Promise<readonly Subscription[]>
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new PivotbotError(
-      'STORE_UNREADABLE',
+      ErrorCode.StoreUnreadable,
       `pivotbot export: cannot read the store ${path}: ${(error as Error).message}`,
     );
   }

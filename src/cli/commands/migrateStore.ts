@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
-import { createLogger, UserInputError } from '../../core/index.js';
+import { createLogger, ErrorCode, UserInputError } from '../../core/index.js';
 import { isPostgresUrl, migrateStoreFile, redactUrl } from '../../store/index.js';
 import { type CliIo, CommandExit } from './io.js';
 
@@ -21,7 +21,7 @@ export function registerMigrateStore(program: Command, io: CliIo): void {
       const to = flags.to ?? (isPostgresUrl(config.storePath) ? config.storePath : undefined);
       if (to === undefined || !isPostgresUrl(to)) {
         throw new UserInputError(
-          'MIGRATE_STORE_TARGET',
+          ErrorCode.MigrateStoreTarget,
           `--to must be a postgres:// URL${to === undefined ? '' : ` (got "${redactUrl(to)}")`}, or set PIVOTBOT_STORE to one.`,
         );
       }

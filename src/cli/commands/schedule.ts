@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
-import { PivotbotError, UserInputError } from '../../core/index.js';
+import { ErrorCode, PivotbotError, UserInputError } from '../../core/index.js';
 import { findReport, loadReports } from '../../reports/index.js';
 import { listSchedules, type ScheduleSpec } from '../../scheduler/index.js';
 import { decodeStoreText, type Subscription } from '../../store/index.js';
@@ -68,7 +68,7 @@ function parseFrom(text: string | undefined): Date {
   const at = INSTANT.test(text.trim()) ? new Date(text.trim()) : undefined;
   if (!at || Number.isNaN(at.getTime())) {
     throw new UserInputError(
-      'CLI_FROM_INVALID',
+      ErrorCode.CliFromInvalid,
       `pivotbot schedule: --from "${text}" is not an ISO instant; write it with Z or an offset, e.g. 2026-03-08T00:00:00Z or 2026-03-08T00:00-05:00.`,
     );
   }
@@ -79,7 +79,7 @@ function parseCount(text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > 1_000) {
     throw new UserInputError(
-      'CLI_COUNT_INVALID',
+      ErrorCode.CliCountInvalid,
       `pivotbot schedule: --count "${text}" must be a whole number 1-1000.`,
     );
   }
