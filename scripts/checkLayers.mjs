@@ -27,7 +27,7 @@ export const LAYERS = {
   view: ['reporting'],
   render: ['view', 'reporting', 'core'],
   store: ['core'],
-  reports: ['reporting', 'time', 'view', 'render', 'core'],
+  reports: ['reporting', 'time', 'view', 'core'],
   query: ['reports', 'reporting', 'store', 'time', 'core'],
   explain: ['reporting', 'core'],
   alerts: ['reports', 'render', 'store', 'reporting', 'time', 'core'],

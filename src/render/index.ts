@@ -1,4 +1,4 @@
-// Rendering: charts (PNG), Block Kit messages, tables, CSV files, number formatting and the HTML preview, from a ReportView.
+// Rendering: charts (PNG), Block Kit messages, tables, number formatting and the HTML preview, from a ReportView.
 
 export { type AlertChartInput, alertChartSpec, alertChartView, chartLimits } from './alertChart.js';
 export {
@@ -86,7 +86,6 @@ export {
   viewMayHaveChart,
 } from './ChartRenderer.js';
 export { type AnyChartConfig, CHART_HEIGHTS, CHART_WIDTH, type ChartSpec, PIXEL_RATIO } from './chartStyle.js';
-export { type CsvColumn, csvCell, csvLine, toCsv, writeCsv } from './csv.js';
 export {
   arrowFor,
   type Direction,

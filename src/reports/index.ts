@@ -1,4 +1,4 @@
-// Report definitions (YAML): schema, loading with file:line errors, date ranges, compilation, comparison, and the ReportView they produce.
+// Report definitions (YAML): schema, loading with file:line errors, date ranges, compilation, comparison, running a report, the ReportView it produces and the CSV of its rows.
 
 export type * from '../view/index.js';
 export {
@@ -16,6 +16,7 @@ export { type CheckOptions, checkReport, type DefinitionProblem, segments } from
 export { chooseMode, estimateRows, type ModeChoice, type ModeOptions } from './chooseMode.js';
 export { compareRows, compareTotals, delta, type JoinKeys } from './comparison.js';
 export { type CompiledReport, type CompileOptions, compileReport } from './compileReport.js';
+export { type CsvColumn, csvCell, csvLine, toCsv, writeCsv } from './csv.js';
 export { describeColumn, humanize, totalsFromRows } from './describeColumns.js';
 export { findReport } from './findReport.js';
 export {

@@ -2,7 +2,6 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CancelledError, ErrorCode, type Logger, UserInputError } from '../core/index.js';
-import { writeCsv } from '../render/index.js';
 import {
   type PivotColumn,
   type PivotRequest,
@@ -18,6 +17,7 @@ import type { ReportView } from '../view/index.js';
 import { buildView } from './buildView.js';
 import { chooseMode } from './chooseMode.js';
 import { compileReport } from './compileReport.js';
+import { writeCsv } from './csv.js';
 import { totalsFromRows } from './describeColumns.js';
 import { readCsvRows } from './readCsvRows.js';
 import type { RangeSpec } from './resolveRange.js';

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { csvCell, toCsv, writeCsv } from '../../../src/render/index.js';
+import { csvCell, toCsv, writeCsv } from '../../../src/reports/index.js';
 
 describe('csvCell', () => {
   it.each([
