@@ -5,6 +5,7 @@
  * compiler and its checks are the same for both.
  */
 import { suggest } from '../core/index.js';
+import { findDimension } from '../reporting/index.js';
 import type { AdhocAst, Compare, ConditionAst, Located, Scalar } from './ast.js';
 import type { Cursor } from './Cursor.js';
 import { COUNTRY_NAMES, countryCodeOf, isBareCountryCode, isCountryName } from './countries.js';
@@ -159,22 +160,46 @@ export function idFilterOf(word: string, glossary: GlossaryIndex): string | unde
   return means?.kind === 'dimension' ? means.idFilter : undefined;
 }
 
-/** True when the cursor stands at "campaign 1001", "app 101", "campaigns 1001 and 1002". */
-export function atIdFilter(c: Cursor, glossary: GlossaryIndex): boolean {
-  return c.peek(1).kind === 'number' && idFilterOf(c.peekWord(), glossary) !== undefined;
+/** A bundle id as people paste it: dotted names (`com.pub0.app`, `com.supercell.clashofclans`). */
+const BUNDLE = /^[A-Za-z][\w-]*(\.[A-Za-z0-9_-]+)+$/;
+/** The dimensions whose word a bundle id may follow: a publisher's bundle filters on `siteBundle`. */
+const BUNDLE_FILTERS: Readonly<Record<string, string>> = { siteName: 'siteBundle', siteBundle: 'siteBundle' };
+
+function isBundle(t: Token): boolean {
+  return t.kind === 'word' && BUNDLE.test(t.text) && /[A-Za-z]/.test(t.text.slice(t.text.indexOf('.')));
 }
 
-/** "campaign 1001", "campaigns 1001, 1002 and 1003": a where condition on the id. */
+/** The Filter field a bundle id after the word filters on: publisher com.pub0.app → siteBundle. */
+function bundleFilterOf(word: string, glossary: GlossaryIndex): string | undefined {
+  const means = glossary.lookup(word)?.means;
+  const dimension = means?.kind === 'dimension' ? means.dimension : findDimension(word)?.name;
+  return dimension === undefined ? undefined : BUNDLE_FILTERS[dimension];
+}
+
+/**
+ * True when the cursor stands at "campaign 1001", "app 101", "campaigns 1001 and 1002", or a
+ * publisher's bundle id ("publisher com.pub0.app").
+ */
+export function atIdFilter(c: Cursor, glossary: GlossaryIndex): boolean {
+  if (c.peek(1).kind === 'number') return idFilterOf(c.peekWord(), glossary) !== undefined;
+  return isBundle(c.peek(1)) && bundleFilterOf(c.peekWord(), glossary) !== undefined;
+}
+
+/**
+ * "campaign 1001", "campaigns 1001, 1002 and 1003": a where condition on the id; "publisher
+ * com.pub0.app", "publishers com.a.app and com.b.app": on the publisher's bundle id.
+ */
 export function parseIdFilter(c: Cursor, glossary: GlossaryIndex): ConditionAst {
   const entity = c.next();
-  const field = idFilterOf(entity.text.toLowerCase(), glossary) as string;
+  const bundleField = isBundle(c.peek()) ? bundleFilterOf(entity.text.toLowerCase(), glossary) : undefined;
+  const field = bundleField ?? (idFilterOf(entity.text.toLowerCase(), glossary) as string);
   const values: Array<Located<Scalar>> = [];
   for (;;) {
     const n = c.next();
-    if (n.kind !== 'number' || !/^\d+$/.test(n.text))
+    if (!bundleField && (n.kind !== 'number' || !/^\d+$/.test(n.text)))
       throw c.error(n, `${entity.text} takes ${idArticle(field)} (a whole number): ${entity.text} 1001`);
-    values.push({ value: Number(n.text), start: n.start, end: n.end });
-    if (!isSeparator(c) || c.peek(1).kind !== 'number') break;
+    values.push({ value: bundleField ? n.text : Number(n.text), start: n.start, end: n.end });
+    if (!isSeparator(c) || !(bundleField ? isBundle(c.peek(1)) : c.peek(1).kind === 'number')) break;
     c.next();
   }
   return condition(field, values, false, entity);

@@ -41,6 +41,11 @@ describe('the words people use', () => {
     ['spend last 14 days same period last month', 'spend last_14_days vs last month'],
     ['top 5 publisher bundles by spend', 'spend by siteBundle top 5 by spend desc'],
     ['spend by app bundles', 'spend by appBundle'],
+    ['spend for publisher com.pub0.app by country', 'spend by countryCode where siteBundle = "com.pub0.app"'],
+    ['spend publisher com.pub0.app', 'spend where siteBundle = "com.pub0.app"'],
+    ['spend publishers com.a.app and com.b.games', 'spend where siteBundle in ("com.a.app", "com.b.games")'],
+    ['spend publisher bundle com.x.y by os', 'spend by appPlatform where siteBundle = "com.x.y"'],
+    ['spend excluding publisher com.pub0.app', 'spend where siteBundle != "com.pub0.app"'],
   ])('reads %j as %j', (said, meant) => {
     expect(definitionOf(said)).toEqual(definitionOf(meant));
   });
@@ -121,6 +126,16 @@ describe('the words people use', () => {
       understood: 'spend by campaign, month to date (UTC), vs same period last month',
       changed: 'vs same period last month (was none)',
     });
+  });
+
+  it('filters on a publisher bundle in a thread', () => {
+    for (const reply of ['only publisher com.pub0.app', 'publisher com.pub0.app', 'for publisher com.pub0.app'])
+      expect(applyFollowUp('cpi by publisher last 7 days', reply, options)).toMatchObject({
+        text: 'installsCpi by siteName last_7_days where siteBundle = com.pub0.app',
+      });
+    expect(
+      applyFollowUp('cpi by publisher where siteBundle = com.a.app', 'also publisher com.pub0.app', options),
+    ).toMatchObject({ text: 'installsCpi by siteName yesterday where siteBundle in (com.a.app, com.pub0.app)' });
   });
 
   describe('a month comparison', () => {
