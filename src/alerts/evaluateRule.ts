@@ -9,7 +9,7 @@ import type { AlertIncident, PendingBreach } from '../store/index.js';
 import { judgeEntities } from './judgeEntities.js';
 import { nextIncidentState, type StepContext } from './nextIncidentState.js';
 import type { PeriodRows } from './observeEntities.js';
-import type { AlertTransition, RuleEvaluation, RuleState, SkippedEntity } from './types.js';
+import type { AlertTransition, JudgedValue, RuleEvaluation, RuleState, SkippedEntity } from './types.js';
 
 export interface EvaluateInput {
   reportId: string;
@@ -60,6 +60,7 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
   const changed: AlertIncident[] = [];
   const skipped: SkippedEntity[] = [];
   const pending: PendingBreach[] = [];
+  const judgedValues: JudgedValue[] = [];
   let evaluated = 0;
   let breaching = 0;
 
@@ -85,6 +86,14 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
     }
     evaluated++;
     if (judged.breach) breaching++;
+    judgedValues.push({
+      entityKey: obs.entityKey,
+      entityLabel: obs.entityLabel,
+      value: obs.value as number,
+      breach: judged.breach,
+      threshold: judged.threshold,
+      condition: judged.facts,
+    });
     const observation = { judged, value: obs.value as number, obs };
     const step = nextIncidentState(latest.get(obs.entityKey), previousPending.get(obs.entityKey), observation, ctx);
     if (step?.kind === 'transition') transitions.push(step.transition);
@@ -106,6 +115,7 @@ export function evaluateRule(input: EvaluateInput): RuleEvaluation {
   for (const t of transitions) changed.push(t.incident);
   return {
     transitions,
+    judged: judgedValues,
     skipped,
     nextState: {
       evaluation: {

@@ -1,4 +1,4 @@
-// Alert rules at work: per-entity evaluation (thresholds, percent change, robust anomaly scores), the incident state machine, ack/snooze, and the facts of alert summaries.
+// Alert rules at work: per-entity evaluation (thresholds, percent change, robust anomaly scores), the incident state machine, ack/snooze, backtests over past data, and the facts of alert summaries.
 export { alertMessageInput, type MessageContext } from './alertMessageInput.js';
 export {
   type AlertRequestOptions,
@@ -17,12 +17,24 @@ export {
   MIN_RELATIVE_SPREAD,
   median,
 } from './anomalyScore.js';
+export {
+  BACKTEST_DAYS,
+  type BacktestEvent,
+  type BacktestInput,
+  type BacktestPoint,
+  type BacktestResult,
+  backtestRule,
+  backtestTiming,
+  MAX_BACKTEST_EVALUATIONS,
+} from './backtestRule.js';
+export { backtestSummary, shortDay } from './backtestSummary.js';
 export { entityOwners } from './entityOwners.js';
 export { type EvaluateInput, evaluateRule, ruleKey } from './evaluateRule.js';
 export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incidentActions.js';
 export { anomalyDirection } from './judge.js';
 export { conditionRule, judgeEntities } from './judgeEntities.js';
 export { judgePacing, MIN_PACING_DAYS } from './judgePacing.js';
+export { type JudgedRule, type JudgeRuleInput, judgeRuleAt } from './judgeRuleAt.js';
 export { durationMs, incidentId, REOPEN_WINDOW_MS, VALUES_KEPT } from './nextIncidentState.js';
 export {
   entitySeries,
@@ -42,6 +54,13 @@ export {
   replySent,
   withOwed,
 } from './outbox.js';
+export {
+  planRequests,
+  planRuleEvaluation,
+  type RulePlan,
+  type RuleResponses,
+  responsesOf,
+} from './planRuleEvaluation.js';
 export {
   type RuleEvaluationInput,
   type RuleEvaluationResult,

@@ -1,29 +1,25 @@
 /**
  * One evaluation of one rule, from the report definition to `evaluateRule`'s answer: the rule's
- * requests (`alertRequests`) sent through the `pivot` function the caller passes (the Reporting
- * Service client, or the sandbox's), the report's view built from the current period, then the
- * pure evaluation. The bot's scheduler, `pivotbot demo` and bench/alerts share it.
+ * requests (`planRuleEvaluation`) sent through the `pivot` function the caller passes (the
+ * Reporting Service client, or the sandbox's), then the pure judgement at the instant
+ * (`judgeRuleAt`, which a backtest shares). The bot's scheduler, `pivotbot demo` and bench/alerts
+ * share it.
  */
 
 import { toError } from '../core/index.js';
 import { findMetric, type PivotRequest, type PivotResponse } from '../reporting/index.js';
 import {
   type AlertRule,
-  buildView,
   type MonthPacing,
-  monthPacing,
-  monthPacingPath,
   type PacingDay,
-  pacingPlan,
-  pacingRequest,
   type ReportDefinition,
   type ReportView,
   resolveKey,
-  ruleChange,
 } from '../reports/index.js';
-import { alertRequests, trendRequest } from './alertRequests.js';
-import { evaluateRule } from './evaluateRule.js';
+import { trendRequest } from './alertRequests.js';
+import { judgeRuleAt } from './judgeRuleAt.js';
 import { entitySeries, observeEntities, type PeriodRows } from './observeEntities.js';
+import { planRequests, planRuleEvaluation, responsesOf } from './planRuleEvaluation.js';
 import { shapeTrend, type TrendShape, trendDaysFor, trendShape } from './trendShape.js';
 import type { RuleEvaluation, RuleState } from './types.js';
 
@@ -100,44 +96,15 @@ export interface RuleEvaluationResult {
  */
 export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<RuleEvaluationResult> {
   const { report, rule, now } = input;
-  const requests = alertRequests(report, rule, {
+  const plan = planRuleEvaluation(report, rule, {
     now,
     ...(input.defaultTimeZone !== undefined ? { defaultTimeZone: input.defaultTimeZone } : {}),
   });
-  const own = requests.compiled.comparison;
-  const usesOwnComparison = ruleChange(rule) !== undefined && own !== undefined && requests.comparison === undefined;
-  const [current, previous, comparison, ...history] = await Promise.all([
-    input.pivot(requests.current),
-    usesOwnComparison && own ? input.pivot({ ...own.request, metrics: requests.current.metrics }) : undefined,
-    requests.comparison ? input.pivot(requests.comparison.request) : undefined,
-    ...(requests.history ?? []).map((h) => input.pivot(h.request)),
-  ]);
-  const rows = (r: PivotResponse): PeriodRows => ({ rows: r.rows, ...(r.totals ? { totals: r.totals } : {}) });
-  const view = buildView({
-    id: report.id,
-    definition: report.definition,
-    compiled: requests.compiled,
-    result: { columns: current.columns, rows: current.rows, ...(current.totals ? { totals: current.totals } : {}) },
-    ...(previous ? { previous: rows(previous) } : {}),
-    mode: 'sync',
-    warnings: [],
-    generatedAt: now,
-  });
-  const baselines = (history as PivotResponse[]).map(rows);
-  const fetched = rule.pacing ? await fetchPacing(input) : undefined;
-  const pacing = fetched?.pacing;
-  const pacingPath = fetched?.path;
-  const evaluation = evaluateRule({
-    reportId: report.id,
-    rule,
-    current: view,
-    ...(comparison ? { comparison: rows(comparison) } : {}),
-    ...(requests.history ? { history: baselines } : {}),
-    ...(pacing ? { pacing } : {}),
-    state: input.state,
-    now,
-    channel: input.channel,
-  });
+  const responses = responsesOf(plan, await Promise.all(planRequests(plan).map((r) => input.pivot(r))));
+  const judged = judgeRuleAt({ report, rule, plan, responses, state: input.state, now, channel: input.channel });
+  const { evaluation, view, pacing, pacingPath } = judged;
+  const baselines = judged.baselines ?? [];
+  const requests = { compiled: plan.compiled, history: plan.history };
   const trend: Pick<RuleEvaluationResult, 'trend' | 'trendError' | 'trendShape'> = {};
   // Anomaly charts draw their baselines, pacing charts the month (`pacingPath`): no trend for them.
   const opened = evaluation.transitions.some(
@@ -184,19 +151,6 @@ export async function runRuleEvaluation(input: RuleEvaluationInput): Promise<Rul
         }
       : {}),
   };
-}
-
-/** The month's pacing for a pacing rule and its chart's days: one request of spend by day, when the month has a plan. */
-async function fetchPacing(input: RuleEvaluationInput): Promise<{ pacing?: MonthPacing; path?: PacingDay[] }> {
-  const zone = input.defaultTimeZone !== undefined ? { defaultTimeZone: input.defaultTimeZone } : {};
-  const plan = pacingPlan(input.report.definition, { now: input.now, ...zone });
-  if (plan === undefined) return {};
-  const request = pacingRequest(input.report.definition, plan, { now: input.now, ...zone });
-  if (request === undefined) return {};
-  const { rows } = await input.pivot(request);
-  const pacing = monthPacing(rows, plan);
-  const path = monthPacingPath(rows, plan);
-  return { ...(pacing ? { pacing } : {}), ...(path ? { path } : {}) };
 }
 
 function baselineOf(

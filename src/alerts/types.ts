@@ -109,8 +109,21 @@ export interface SkippedEntity {
   detail: string;
 }
 
+/** One entity as judged by an evaluation (skipped ones are in `skipped`): what a backtest charts. */
+export interface JudgedValue {
+  entityKey: string;
+  entityLabel: string;
+  value: number;
+  breach: boolean;
+  /** The trigger on the side that matters (an anomaly band's edge). */
+  threshold: number;
+  condition: ConditionFacts;
+}
+
 export interface RuleEvaluation {
   transitions: AlertTransition[];
+  /** Every entity judged, with its value and condition. */
+  judged?: JudgedValue[];
   /** Exactly what `store.incidents.applyEvaluation` takes: one write for the whole evaluation. */
   nextState: { evaluation: AlertEvaluation; incidents: AlertIncident[] };
   skipped: SkippedEntity[];

@@ -48,6 +48,8 @@ export const ErrorCode = {
   AlertNoQuery: 'ALERT_NO_QUERY',
   AlertNoChannel: 'ALERT_NO_CHANNEL',
   AlertRuleGone: 'ALERT_RULE_GONE',
+  AlertRuleNotFound: 'ALERT_RULE_NOT_FOUND',
+  BacktestRefused: 'BACKTEST_REFUSED',
   IncidentNotOpen: 'INCIDENT_NOT_OPEN',
   SnoozeInvalid: 'SNOOZE_INVALID',
 

@@ -2,7 +2,7 @@
 
 export { CronSyntaxError, parseCron } from './cronExpression.js';
 export { durationMs, formatDuration } from './durations.js';
-export { firesBetween, nextFires, specCron } from './fireTimes.js';
+export { firesBetween, nextFires, specCron, type Timing } from './fireTimes.js';
 export { normalizeTimeZone, timeZoneProblem } from './timeZoneNames.js';
 export {
   addWallDays,
