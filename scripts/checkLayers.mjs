@@ -33,7 +33,7 @@ export const LAYERS = {
   alerts: ['reports', 'render', 'store', 'reporting', 'time', 'core'],
   scheduler: ['time', 'store', 'reports', 'metrics', 'core'],
   slackapi: ['render', 'config', 'metrics', 'core'],
-  insights: ['alerts', 'explain', 'reports', 'render', 'reporting', 'core'],
+  insights: ['alerts', 'explain', 'reports', 'render', 'store', 'reporting', 'core'],
   delivery: ['slackapi', 'insights', 'alerts', 'scheduler', 'reports', 'render', 'store', 'reporting', 'time', 'core'],
   'slack/receiver': ['slackapi', 'core'],
   'slack/app': [

@@ -1,5 +1,4 @@
 // Alert rules at work: per-entity evaluation (thresholds, percent change, robust anomaly scores), the incident state machine, ack/snooze, backtests over past data, and the facts of alert summaries.
-export { alertMessageInput, type MessageContext } from './alertMessageInput.js';
 export {
   type AlertRequestOptions,
   type AlertRequests,

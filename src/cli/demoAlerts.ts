@@ -8,15 +8,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type AlertTransition,
-  alertMessageInput,
   durationMs,
-  type MessageContext,
   runRuleEvaluation,
   TREND_DAYS,
   type TrendShape,
   trendLimits,
 } from '../alerts/index.js';
 import { type Logger, toError } from '../core/index.js';
+import { alertMessageInput, type MessageContext } from '../insights/index.js';
 import {
   type AlertCondition,
   alertChartSpec,

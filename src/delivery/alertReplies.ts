@@ -3,8 +3,9 @@
  * owed reply (reminder, large move, reopened, resolved) in every thread, each recorded right after
  * it lands, and looked for in the thread first when an earlier process may have posted it.
  */
-import { alertMessageInput, editDone, owesThreads, replySent } from '../alerts/index.js';
+import { editDone, owesThreads, replySent } from '../alerts/index.js';
 import { failpoint } from '../core/index.js';
+import { alertMessageInput } from '../insights/index.js';
 import { type AlertMessageInput, alertReplyMessage } from '../render/index.js';
 import { ALERT_EVENT, alertMetadata, type HistoryMessage } from '../slackapi/index.js';
 import type { AlertIncident, OwedReply } from '../store/index.js';

@@ -5,7 +5,8 @@
  * alert core's (`alerts/`); this file holds what both sides share: the rule's thread facts, where an
  * incident's parents are, and which Slack errors mean a thread is gone.
  */
-import { alertRequests, type MessageContext, ruleMetricKey, type TrendShape } from '../alerts/index.js';
+import { alertRequests, ruleMetricKey, type TrendShape } from '../alerts/index.js';
+import type { MessageContext } from '../insights/index.js';
 import type { PacingChartDay } from '../render/index.js';
 import type { AlertRule, ReportDefinition } from '../reports/index.js';
 import { SlackDeliveryError } from '../slackapi/index.js';

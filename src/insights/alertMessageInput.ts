@@ -3,6 +3,14 @@
  * parent and the replies, from an incident (and the transition that changed it, when there is
  * one), so the Slack side only posts what it is given.
  */
+import {
+  type AlertTransition,
+  type CompoundPart,
+  type ConditionFacts,
+  conditionRule,
+  entityOwners,
+  ruleMetricKey,
+} from '../alerts/index.js';
 import type {
   AlertCondition,
   AlertMessageInput,
@@ -12,10 +20,6 @@ import type {
 } from '../render/index.js';
 import { type AlertRule, compoundOf, describeColumn, type ReportOwners } from '../reports/index.js';
 import type { AlertIncident } from '../store/index.js';
-import { entityOwners } from './entityOwners.js';
-import { conditionRule } from './judgeEntities.js';
-import { ruleMetricKey } from './observeEntities.js';
-import type { AlertTransition, CompoundPart, ConditionFacts } from './types.js';
 
 export interface MessageContext {
   rule: AlertRule;

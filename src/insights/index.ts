@@ -1,5 +1,6 @@
-// Slack-free decisions about a run: explaining a report's moved KPIs or an incident, whether a quiet digest posts, a digest's pacing line.
+// Slack-free decisions about a run: explaining a report's moved KPIs or an incident, what an incident's messages say, whether a quiet digest posts, a digest's pacing line.
 
+export { alertMessageInput, type MessageContext } from './alertMessageInput.js';
 export { entityWhere, explainIncident, ruleComparison } from './explainIncident.js';
 export {
   DEFAULT_EXPLAIN_THRESHOLD,

@@ -1,4 +1,5 @@
-import { acknowledge, alertMessageInput, snooze } from '../../../src/alerts/index.js';
+import { acknowledge, snooze } from '../../../src/alerts/index.js';
+import { alertMessageInput } from '../../../src/insights/index.js';
 import { alertParentMessage, alertReplyMessage } from '../../../src/render/index.js';
 import { type AlertRule, alertSchema } from '../../../src/reports/index.js';
 import { HOUR, runSteps, T0 } from './alertFixtures.js';

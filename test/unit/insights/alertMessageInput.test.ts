@@ -1,7 +1,8 @@
-import { acknowledge, alertMessageInput, type MessageContext, summarizeAlerts } from '../../../src/alerts/index.js';
+import { acknowledge, summarizeAlerts } from '../../../src/alerts/index.js';
+import { alertMessageInput, type MessageContext } from '../../../src/insights/index.js';
 import { alertParentMessage, alertReplyMessage, alertsSummaryMessage } from '../../../src/render/index.js';
 import { messageText } from '../../support/renderLimits.js';
-import { cpi, rule, runSteps, T0 } from './alertFixtures.js';
+import { cpi, rule, runSteps, T0 } from '../alerts/alertFixtures.js';
 
 const ctx = (r: MessageContext['rule'], at: number): MessageContext => ({
   rule: r,
