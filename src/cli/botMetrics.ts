@@ -43,12 +43,17 @@ export function readOnScrape(metrics: BotMetrics, store: Store, queue: SlotQueue
 }
 
 /**
- * The work queue of `/pivot` runs, its busy refusals counted and its depth read by `/metrics`.
+ * The bot's work queue of `/pivot` runs (`concurrency` at once, default 4), its busy refusals
+ * counted and its depth read by `/metrics`.
  *
- * @example const runs = countedWorkQueue(4, { maxWaiting: 100, signal }, metrics);
+ * @example const runs = botWorkQueue(metrics, 4, { maxWaiting: 100, signal });
  */
-export function countedWorkQueue(concurrency: number, options: WorkQueueOptions, metrics: BotMetrics): WorkQueue {
-  const queue = new WorkQueue(concurrency, { ...options, onRefused: () => metrics.work.busyRefusals.inc() });
+export function botWorkQueue(
+  metrics: BotMetrics,
+  concurrency: number | undefined,
+  options: WorkQueueOptions,
+): WorkQueue {
+  const queue = new WorkQueue(concurrency ?? 4, { ...options, onRefused: () => metrics.work.busyRefusals.inc() });
   metrics.sources.workQueueDepth = () => queue.size;
   return queue;
 }

@@ -23,7 +23,7 @@ import { createScheduler, listAlertSchedules, listSchedules, type Scheduler } fr
 import { PivotCommands, startSlackApp } from '../slack/app/index.js';
 import type { RateLimitSettings } from '../slackapi/index.js';
 import { isReplicaStore, openStore, type ReplicaLeases, type Store } from '../store/index.js';
-import { countedWorkQueue, measuredCharts, readOnScrape } from './botMetrics.js';
+import { botWorkQueue, measuredCharts, readOnScrape } from './botMetrics.js';
 import { openReporting } from './openReporting.js';
 
 export { BOT_MALLOC_ENV, BOT_NODE_FLAGS } from './botProcess.js';
@@ -124,6 +124,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       workDir: options.workDir ?? join(tmpdir(), 'pivotbot'),
       defaultTimeZone: config.timezone,
       signal: shutdown.signal,
+      metrics,
     };
     const app = await startSlackApp({
       slack,
@@ -132,11 +133,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         new PivotCommands({
           ...base,
           slack: gateway,
-          runs: countedWorkQueue(
-            options.concurrency ?? 4,
-            { maxWaiting: config.maxQueued, signal: shutdown.signal },
-            metrics,
-          ),
+          runs: botWorkQueue(metrics, options.concurrency, { maxWaiting: config.maxQueued, signal: shutdown.signal }),
           loadReports: loadDefinitions,
           settings,
         }),

@@ -3,6 +3,7 @@
  * alert threads and resumed jobs.
  */
 import type { Logger } from '../core/index.js';
+import type { BotMetrics } from '../metrics/index.js';
 import type { ViewChartRenderer } from '../render/index.js';
 import type { ReportingClient } from '../reporting/index.js';
 import type { SlackGateway } from '../slackapi/index.js';
@@ -24,6 +25,8 @@ export interface DeliveryDeps {
   signal: AbortSignal;
   /** Waits before showing a just-uploaded chart again when Slack refuses it (default `IMAGE_RETRY_DELAYS_MS`). */
   imageRetryDelaysMs?: readonly number[];
+  /** Alert evaluations, incidents opened and resolved, explanations posted or skipped (the bot's metrics). */
+  metrics?: BotMetrics;
 }
 
 /** Where a run's result goes, and who asked. */

@@ -7,6 +7,7 @@
 import { type ExplainedReport, explainMoved, reportPacing } from '../insights/index.js';
 import type { AsyncPivot } from '../reporting/index.js';
 import { type ReportView, runReport } from '../reports/index.js';
+import { countExplanation } from './alertMetrics.js';
 import type { DeliveryDeps, RunPlace } from './DeliveryDeps.js';
 import { failJob, finishJob, type JobProgress, startJob, updateProgress } from './jobProgress.js';
 import { becauseLines, postExplanation } from './postExplanation.js';
@@ -64,17 +65,22 @@ export async function runAndDeliver(
         { ...place, ...(threadTs ? { threadTs } : {}) },
         deps,
       );
+      if (explained && explained.metrics.length === 0) countExplanation(deps.metrics, 'report', 'skipped', 'not_moved');
       if (explained && explained.metrics.length > 0) {
         await postExplanation(
           explained,
           { title: view.title, channel, threadTs: threadTs ?? messageTs, reportId: view.reportId },
           deps,
-        ).catch((error: unknown) => {
-          deps.logger.warn(
-            { err: error, report: view.reportId },
-            "could not post the explanation in the digest's thread",
-          );
-        });
+        ).then(
+          () => countExplanation(deps.metrics, 'report', 'posted', ''),
+          (error: unknown) => {
+            countExplanation(deps.metrics, 'report', 'skipped', 'failed');
+            deps.logger.warn(
+              { err: error, report: view.reportId },
+              "could not post the explanation in the digest's thread",
+            );
+          },
+        );
       }
       if (progress) await finishJob(deps, place.channel, progress, title, view);
       return { view, messageTs, ...(progress ? { jobId: progress.jobId } : {}) };

@@ -10,6 +10,7 @@ import { type AlertTransition, owedWrite, runRuleEvaluation, TREND_DAYS } from '
 import { ErrorCode, failpoint, UserInputError } from '../core/index.js';
 import { findReport } from '../reports/index.js';
 import type { SlotResult, SlotRun } from '../scheduler/index.js';
+import { countEvaluation } from './alertMetrics.js';
 import { type RuleThreads, ruleRange } from './alertThreads.js';
 import type { DigestDeps } from './deliverDigest.js';
 import { type AlertSlotOutcome, deliverTransitions } from './deliverTransitions.js';
@@ -55,17 +56,24 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
     if (stored && Date.parse(stored.lastEvaluatedAt) >= slot.getTime()) {
       deps.logger.info(where, 'alert slot already evaluated by an earlier attempt; delivering what is still owed');
     } else {
-      const result = await runRuleEvaluation({
-        report,
-        rule,
-        pivot: (request) => deps.client.pivot(request, { signal: run.signal }),
-        state: { incidents: store.listByReportRule(report.id, rule.id), ...(stored ? { evaluation: stored } : {}) },
-        now: slot,
-        channel: first,
-        defaultTimeZone: deps.defaultTimeZone,
-        // A threshold or change incident opening has one value: its chart gets the recent days.
-        trendDays: TREND_DAYS,
-      });
+      const result = await countEvaluation(
+        deps.metrics,
+        report.id,
+        rule.id,
+        () =>
+          runRuleEvaluation({
+            report,
+            rule,
+            pivot: (request) => deps.client.pivot(request, { signal: run.signal }),
+            state: { incidents: store.listByReportRule(report.id, rule.id), ...(stored ? { evaluation: stored } : {}) },
+            now: slot,
+            channel: first,
+            defaultTimeZone: deps.defaultTimeZone,
+            // A threshold or change incident opening has one value: its chart gets the recent days.
+            trendDays: TREND_DAYS,
+          }),
+        (r) => r.evaluation.transitions,
+      );
       if (result.trendShape) threads.chartShape = result.trendShape;
       if (result.pacingPath) threads.pacingPath = result.pacingPath;
       if (result.trendError)

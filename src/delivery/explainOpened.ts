@@ -2,6 +2,7 @@
 import type { AlertTransition } from '../alerts/index.js';
 import { explainIncident, explainSettings, movedPast } from '../insights/index.js';
 import { compoundOf } from '../reports/index.js';
+import { countExplanation } from './alertMetrics.js';
 import type { RuleThreads } from './alertThreads.js';
 import type { DigestDeps } from './deliverDigest.js';
 import { postExplanation } from './postExplanation.js';
@@ -20,11 +21,17 @@ export async function explainOpened(
   deps: DigestDeps,
 ): Promise<void> {
   const settings = explainSettings(threads.report.definition);
+  const opened = transitions.filter((t) => t.kind === 'open');
+  const count = (outcome: 'posted' | 'skipped', reason: string, times = 1) =>
+    countExplanation(deps.metrics, 'incident', outcome, reason, times);
   // A compound rule's parent names each condition and its value; one metric's drivers would tell
   // only part of it (spend's drivers say nothing of installs stopping).
-  if (!settings.enabled || compoundOf(threads.rule)) return;
-  const opened = transitions.filter((t) => t.kind === 'open');
+  if (!settings.enabled || compoundOf(threads.rule)) {
+    count('skipped', settings.enabled ? 'compound_rule' : 'disabled', opened.length);
+    return;
+  }
   if (opened.length > EXPLAINED_PER_EVALUATION) {
+    count('skipped', 'too_many_opened', opened.length - EXPLAINED_PER_EVALUATION);
     deps.logger.info(
       { report: threads.report.id, rule: threads.rule.id, opened: opened.length, explained: EXPLAINED_PER_EVALUATION },
       'more incidents opened than are explained at once; the first ones get an explanation',
@@ -32,7 +39,10 @@ export async function explainOpened(
   }
   for (const t of opened.slice(0, EXPLAINED_PER_EVALUATION)) {
     const incident = deps.store.incidents.get(t.incident.id);
-    if (!incident?.threadTs) continue;
+    if (!incident?.threadTs) {
+      count('skipped', 'no_thread');
+      continue;
+    }
     const where = { incident: incident.id, report: threads.report.id, rule: threads.rule.id };
     try {
       const explained = await explainIncident(
@@ -43,6 +53,7 @@ export async function explainOpened(
       const moved = explained.metrics.filter((m) => movedPast(m.explanation, settings.threshold));
       if (moved.length === 0) {
         deps.logger.debug(where, 'the new incident moved less than the explanation threshold; not explained');
+        count('skipped', 'not_moved');
         continue;
       }
       await postExplanation(
@@ -55,7 +66,9 @@ export async function explainOpened(
         },
         deps,
       );
+      count('posted', '');
     } catch (error) {
+      count('skipped', 'failed');
       deps.logger.warn({ ...where, err: error }, 'could not explain the new incident; its thread stands without it');
     }
   }

@@ -281,8 +281,10 @@ function toDriver(
 ): Driver {
   const where = orderWhere(segment.where, dimensions);
   if (segment.undefinedRatio !== undefined) {
-    const periods = { current: 'current period', baseline: 'baseline', both: 'both periods' }[segment.undefinedRatio];
-    notes.push(`${describeWhere(where)} has a zero denominator in the ${periods}: its ratio there is shown as 0`);
+    const periods = { current: 'the current period', baseline: 'the baseline', both: 'both periods' }[
+      segment.undefinedRatio
+    ];
+    notes.push(`${describeWhere(where)} has a zero denominator in ${periods}: its ratio there is shown as 0`);
   }
   return {
     where,
@@ -298,11 +300,12 @@ function toDriver(
 }
 
 /** A ratio driver's share of the denominator and the ratio of everything else, both periods. */
-function ratioContext(frame: Frame, segment: Segment): Pick<Driver, 'volumeShare' | 'elsewhere'> {
+function ratioContext(frame: Frame, segment: Segment): Pick<Driver, 'volumeShare' | 'elsewhere' | 'numerator'> {
   const p = segment.parts;
   const ratio = (n: number, d: number) => (d === 0 ? 0 : (frame.scale * n) / d);
   return {
     volumeShare: { baseline: p.d0 / frame.d0, current: p.d1 / frame.d1 },
+    numerator: { baseline: p.n0, current: p.n1 },
     elsewhere: { baseline: ratio(frame.n0 - p.n0, frame.d0 - p.d0), current: ratio(frame.n1 - p.n1, frame.d1 - p.d1) },
   };
 }

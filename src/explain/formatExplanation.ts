@@ -35,6 +35,7 @@ export function explanationJson(explanation: Explanation): object {
       ...(d.rate === undefined ? {} : { rate: d.rate }),
       ...(d.standsOut === undefined ? {} : { standsOut: d.standsOut }),
       ...(d.volumeShare === undefined ? {} : { volumeShare: d.volumeShare }),
+      ...(d.numerator === undefined ? {} : { numerator: d.numerator }),
       ...(d.elsewhere === undefined ? {} : { elsewhere: d.elsewhere }),
     })),
     ...(explanation.offset ? { offset: true } : {}),
@@ -73,7 +74,8 @@ export function formatExplanation(explanation: Explanation): string {
             ? 'Largest pieces (none stands out):'
             : 'Segments that stand out, explaining too little together:';
     lines.push(title);
-    for (const [i, d] of drivers.entries()) lines.push(`  ${i + 1}. ${driverLine(d, words)}`);
+    for (const [i, d] of drivers.entries())
+      lines.push(`  ${i + 1}. ${explanation.offset === true ? offsetLine(d, words) : driverLine(d, words)}`);
   }
   for (const note of explanation.notes) lines.push(`Note: ${note}`);
   const { dimensions, of } = explanation.explored;
@@ -88,7 +90,11 @@ function headline(d: Driver, words: RatioWords | undefined): string {
   const how = words === undefined ? undefined : mechanism(d, words);
   if (how === undefined || words === undefined)
     return `${describeWhere(d.where)} ${signed(d.contribution)} (${share(d)} of the change)`;
-  return `${how} (${signedAmount(shownParts(d).contribution, decimals(d.contribution), words.unit)}, ${share(d)} of the change)`;
+  const total = signedAmount(shownParts(d).contribution, decimals(d.contribution), words.unit);
+  // With both parts, each already carries its amount: the driver's total follows after a colon.
+  return how.amounts
+    ? `${how.text}: ${total}, ${share(d)} of the change`
+    : `${how.text} (${total}, ${share(d)} of the change)`;
 }
 
 /** `no net change: countryCode=US +501 offset by countryCode=BR −500`. */
@@ -100,11 +106,19 @@ function offsetText(drivers: readonly Driver[], words: RatioWords | undefined): 
   return `no net change: ${describeWhere(a.where)} ${amount(a)} offset by ${describeWhere(b.where)} ${amount(b)}`;
 }
 
+/** A move of an offset: its amount and its own values, no share of a change that is (nearly) none. */
+function offsetLine(d: Driver, words: RatioWords | undefined): string {
+  const amount =
+    words === undefined ? signed(d.contribution) : signedAmount(d.contribution, decimals(d.contribution), words.unit);
+  const value = (x: number) => (words === undefined ? number(x) : ratioValue(x, words.unit));
+  return `${describeWhere(d.where)} ${amount} (${value(d.baseline)} → ${value(d.current)})`;
+}
+
 function driverLine(d: Driver, words: RatioWords | undefined): string {
   const how = words === undefined ? undefined : mechanism(d, words);
   if (how !== undefined && words !== undefined) {
     const amount = signedAmount(shownParts(d).contribution, decimals(d.contribution), words.unit);
-    return `${describeWhere(d.where)} ${amount} (${share(d)} of the change): ${how}`;
+    return `${describeWhere(d.where)} ${amount} (${share(d)} of the change): ${how.text}`;
   }
   const parts = [`${share(d)} of the change`];
   if (d.mix !== undefined && d.rate !== undefined) parts.push(`mix ${signed(d.mix)}, rate ${signed(d.rate)}`);

@@ -89,6 +89,8 @@ export interface Driver {
   readonly standsOut?: boolean;
   /** Ratio: the segment's share of the denominator, both periods (10 % → 35 % of the installs). */
   readonly volumeShare?: { readonly baseline: number; readonly current: number };
+  /** Ratio: the segment's numerator, both periods (spend, for a segment with no installs). */
+  readonly numerator?: { readonly baseline: number; readonly current: number };
   /** Ratio: the ratio of everything else (the whole without the segment), both periods; 0 where undefined. */
   readonly elsewhere?: { readonly baseline: number; readonly current: number };
 }

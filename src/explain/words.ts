@@ -18,6 +18,8 @@ export interface RatioWords {
   readonly countable: boolean;
   /** How a value of the ratio is written: `$3.4`, `2.1 %`. */
   readonly unit: 'currency' | 'percent' | 'plain';
+  /** What the numerator is: `spend`. */
+  readonly numerator: string;
 }
 
 const NAMES: Readonly<Record<string, string>> = {
@@ -40,9 +42,13 @@ const AMOUNTS = new Set(['spend', 'billableSpend', 'eventValue']);
 /** The words for a ratio metric of the catalog; a metric of another name (a CSV's) gets plain words. */
 export function ratioWords(metric: string): RatioWords {
   let volume = 'volume';
+  let numerator = 'value';
   try {
     const parts = metricParts(metric);
-    if (parts.kind === 'ratio') volume = parts.den.name;
+    if (parts.kind === 'ratio') {
+      volume = parts.den.name;
+      numerator = parts.num.name;
+    }
   } catch {
     // Not a catalog metric: plain words.
   }
@@ -51,6 +57,7 @@ export function ratioWords(metric: string): RatioWords {
     name: NAMES[metric] ?? metric,
     volume,
     countable: !AMOUNTS.has(volume),
+    numerator,
     unit: unit === 'currency' ? 'currency' : unit === 'ratio' ? 'percent' : 'plain',
   };
 }
@@ -71,7 +78,7 @@ export const PART_MATTERS = 0.2;
  * The mechanism of a ratio driver in words, or undefined when it has none (an additive driver):
  * mix, rate, or both (the larger first, each with its amount).
  */
-export function mechanism(d: Driver, words: RatioWords): string | undefined {
+export function mechanism(d: Driver, words: RatioWords): { text: string; amounts: boolean } | undefined {
   if (d.mix === undefined || d.rate === undefined || d.volumeShare === undefined || d.elsewhere === undefined)
     return undefined;
   const shown = shownParts(d);
@@ -82,6 +89,12 @@ export function mechanism(d: Driver, words: RatioWords): string | undefined {
   const label = valuesOf(d.where);
   const value = (x: number) => ratioValue(x, words.unit);
   const w = d.volumeShare;
+  // No volume in either period (spend and no installs): no ratio of its own to speak of.
+  if (w.baseline === 0 && w.current === 0 && d.numerator !== undefined)
+    return {
+      text: `${label} has no ${words.volume} in either period, yet its ${words.numerator} went ${numeratorValue(d.numerator.baseline, words)} → ${numeratorValue(d.numerator.current, words)}`,
+      amounts: false,
+    };
   const more = w.current >= w.baseline ? 'more' : words.countable ? 'fewer' : 'less';
   const own = d.baseline !== 0 || w.baseline === 0 ? d.baseline : d.current;
   const mix = `${more} of the ${words.volume} came from ${label} (${percentText(w.baseline)} → ${percentText(w.current)}), where ${words.name} is ${value(own)} against ${value(d.elsewhere.baseline || d.elsewhere.current)} elsewhere`;
@@ -92,10 +105,16 @@ export function mechanism(d: Driver, words: RatioWords): string | undefined {
       { text: rate, part: shown.rate },
       { text: mix, part: shown.mix },
     ].sort((a, b) => Math.abs(b.part) - Math.abs(a.part));
-    return parts.map((p) => `${p.text} (${amount(p.part)})`).join(' and ');
+    // Opposite parts read "though": the smaller one held the driver back.
+    const joint = Math.sign(shown.mix) === Math.sign(shown.rate) ? ' and ' : ', though ';
+    return { text: parts.map((p) => `${p.text} (${amount(p.part)})`).join(joint), amounts: true };
   }
-  if (mixMatters) return mix;
-  return rate;
+  return { text: mixMatters ? mix : rate, amounts: false };
+}
+
+/** The numerator's own value: `$5,000` of spend, `1,200` clicks. */
+function numeratorValue(x: number, words: RatioWords): string {
+  return `${AMOUNTS.has(words.numerator) ? '$' : ''}${plain(x)}`;
 }
 
 /** A signed amount of the ratio at `digits` decimals: `+$1.49`, `−0.5 %` (a percentage of a ratio in points). */

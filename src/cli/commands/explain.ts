@@ -17,6 +17,8 @@ interface ExplainFlags {
   budget: string;
   scale: string;
   minVolume: string;
+  counts?: string;
+  amounts?: string;
   json?: boolean;
 }
 
@@ -38,6 +40,11 @@ export function registerExplain(program: Command, io: CliIo): void {
     .option('--budget <n>', 'most group-by queries to ask', '24')
     .option('--scale <n>', 'ratio multiplier, e.g. 1000 for cpm', '1')
     .option('--min-volume <n>', 'below this baseline + current volume (den, or |value|) name no driver', '0')
+    .option(
+      '--counts <parts>',
+      'which measure parts are counts (installs, clicks…): num, den or num,den (an additive value is num); gives them a noise model and refuses negative or fractional values',
+    )
+    .option('--amounts <parts>', 'which measure parts are amounts of money (spend): num, den or num,den')
     .option('--json', 'print {metric,current,baseline,change,diffuse,queries,partial,drivers:[…]}')
     .action(async (query: string | undefined, flags: ExplainFlags) => {
       if (query !== undefined && flags.leaves !== undefined)
@@ -71,19 +78,43 @@ export function registerExplain(program: Command, io: CliIo): void {
       const table = parseLeafTable(parseCsv((await readText(flags.leaves)).replace(/^\uFEFF/, '')), {
         name: flags.leaves,
         ...(dimensions === undefined || dimensions.length === 0 ? {} : { dimensions }),
+        ...(flags.counts === undefined ? {} : { counts: measureParts('--counts', flags.counts) }),
+        ...(flags.amounts === undefined ? {} : { amounts: measureParts('--amounts', flags.amounts) }),
       });
       if (table.ignored.length > 0)
         io.err(
           `pivotbot explain: numeric column(s) ${table.ignored.join(', ')} left out of the dimensions; name them with --dimensions to explore them\n`,
         );
       const explanation = await explain(
-        { metric: flags.metric, kind: table.kind, budget, minVolume, ...(table.kind === 'ratio' ? { scale } : {}) },
+        {
+          metric: flags.metric,
+          kind: table.kind,
+          budget,
+          minVolume,
+          ...(table.kind === 'ratio' ? { scale } : {}),
+          ...(table.noise === undefined ? {} : { noise: table.noise }),
+        },
         leafCsvSource(table),
       );
       io.out(
         flags.json ? `${JSON.stringify(explanationJson(explanation), null, 2)}\n` : formatExplanation(explanation),
       );
     });
+}
+
+/** `num,den` → the parts; anything else is refused with what is allowed. */
+function measureParts(flag: string, text: string): ('num' | 'den')[] {
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const wrong = parts.find((p) => p !== 'num' && p !== 'den');
+  if (wrong !== undefined || parts.length === 0)
+    throw new UserInputError(
+      ErrorCode.LeavesCsvInvalid,
+      `pivotbot explain: ${flag} "${text}": name the parts num, den or num,den (an additive value is num).`,
+    );
+  return parts as ('num' | 'den')[];
 }
 
 async function readText(path: string): Promise<string> {

@@ -11,6 +11,8 @@ export interface LeafTable {
   /** Numeric columns left out of the default dimensions (pick them with `dimensions`). */
   readonly ignored: readonly string[];
   readonly leaves: readonly Leaf[];
+  /** What the parts are, when the caller said (`--counts`, `--amounts`): for ExplainRequest.noise. */
+  readonly noise?: { readonly num?: 'count' | 'amount'; readonly den?: 'count' | 'amount' };
 }
 
 export interface Leaf {
@@ -20,9 +22,16 @@ export interface Leaf {
   readonly baseline: Measure;
 }
 
+/** A part of the measures: a ratio's numerator or denominator (an additive metric's value is `num`). */
+export type MeasurePart = 'num' | 'den';
+
 export interface LeafTableOptions {
   /** Dimension columns to use; default every column that is not a measure and not all numbers. */
   readonly dimensions?: readonly string[];
+  /** Parts that are counts (installs, clicks…): whole numbers, never negative; they get a noise model. */
+  readonly counts?: readonly MeasurePart[];
+  /** Parts that are amounts of money (spend): never negative; they get a noise model. */
+  readonly amounts?: readonly MeasurePart[];
   /** How errors name the file, e.g. `exports/leaves.csv`. */
   readonly name?: string;
 }
@@ -41,6 +50,8 @@ export function parseLeafTable(records: readonly (readonly string[])[], options:
   if (header.length === 0 || (header.length === 1 && header[0] === '')) throw fail('is empty; expected a header row.');
   const duplicate = header.find((h, i) => header.indexOf(h) !== i);
   if (duplicate !== undefined) throw fail(`row 1: column "${duplicate}" appears twice.`);
+  // A segment is a plain object keyed by column names: this one would set its prototype instead.
+  if (header.includes('__proto__')) throw fail('row 1: a column cannot be named "__proto__"; rename it.');
   const kind = measureKind(header, fail);
   const measures: readonly string[] = kind === 'ratio' ? RATIO : ADDITIVE;
   const rows = records
@@ -67,18 +78,74 @@ export function parseLeafTable(records: readonly (readonly string[])[], options:
     throw fail('has no dimension columns (text columns besides the measures); name some with --dimensions.');
   const dimensionAt = dimensions.map((d) => header.indexOf(d));
   const measureAt = measures.map((m) => header.indexOf(m));
+  const kinds = partKinds(kind, options, fail);
   const leaves = rows.map(({ record, row }): Leaf => {
-    const [a, b, c, d] = measureAt.map((at) => {
+    const [a, b, c, d] = measureAt.map((at, i) => {
       const text = (record[at] ?? '').trim();
-      if (!isNumber(text)) throw fail(`row ${row}, column ${header[at]}: "${text}" is not a number.`);
-      return Number(text);
+      const column = header[at] as string;
+      if (!isNumber(text)) throw fail(`row ${row}, column ${column}: "${text}" is not a decimal number.`);
+      const value = Number(text);
+      checkMeasure(value, kinds[measurePart(kind, i)], kind === 'ratio' && i % 2 === 1, (why) =>
+        fail(`row ${row}, column ${column}: ${text} ${why}.`),
+      );
+      return value;
     }) as [number, number, number?, number?];
     const values = dimensionAt.map((at) => record[at] ?? '');
     return kind === 'ratio'
       ? { values, current: { num: a, den: b }, baseline: { num: c ?? 0, den: d ?? 0 } }
       : { values, current: { num: a }, baseline: { num: b } };
   });
-  return { kind, dimensions, ignored: numeric.filter((h) => !dimensions.includes(h)), leaves };
+  const noise = { ...(kinds.num ? { num: kinds.num } : {}), ...(kinds.den ? { den: kinds.den } : {}) };
+  return {
+    kind,
+    dimensions,
+    ignored: numeric.filter((h) => !dimensions.includes(h)),
+    leaves,
+    ...(Object.keys(noise).length > 0 ? { noise } : {}),
+  };
+}
+
+/** Which part the i-th measure column is: additive current,baseline are num; ratio columns alternate num, den. */
+const measurePart = (kind: 'additive' | 'ratio', i: number): MeasurePart =>
+  kind === 'ratio' && i % 2 === 1 ? 'den' : 'num';
+
+/** The parts' kinds from the options; a part cannot be both, and an additive metric has no den. */
+function partKinds(
+  kind: 'additive' | 'ratio',
+  options: LeafTableOptions,
+  fail: (m: string) => Error,
+): Partial<Record<MeasurePart, 'count' | 'amount'>> {
+  const out: Partial<Record<MeasurePart, 'count' | 'amount'>> = {};
+  for (const [list, what] of [
+    [options.counts ?? [], 'count'],
+    [options.amounts ?? [], 'amount'],
+  ] as const) {
+    for (const part of list) {
+      if (part === 'den' && kind === 'additive') throw fail('an additive metric has no den part; use num.');
+      if (out[part] !== undefined && out[part] !== what)
+        throw fail(`the ${part} part cannot be both counts and amounts.`);
+      out[part] = what;
+    }
+  }
+  return out;
+}
+
+/** Refuses a measure value its part cannot hold: negative counts, amounts or denominators, fractional counts. */
+function checkMeasure(
+  value: number,
+  kind: 'count' | 'amount' | undefined,
+  denominator: boolean,
+  fail: (why: string) => Error,
+): void {
+  if (value < 0 && (kind !== undefined || denominator))
+    throw fail(
+      kind === 'count'
+        ? 'is negative; a count cannot be'
+        : kind === 'amount'
+          ? 'is negative; an amount cannot be'
+          : "is negative; a ratio's denominator (installs, clicks, impressions, spend) cannot be",
+    );
+  if (kind === 'count' && !Number.isInteger(value)) throw fail('is not a whole number; a count must be');
 }
 
 function measureKind(header: readonly string[], fail: (m: string) => Error): 'additive' | 'ratio' {
@@ -99,7 +166,9 @@ function measureKind(header: readonly string[], fail: (m: string) => Error): 'ad
   throw fail(`row 1: needs columns current,baseline (additive) or ${RATIO.join(',')} (ratio).`);
 }
 
-const isNumber = (text: string): boolean => text.trim() !== '' && Number.isFinite(Number(text.trim()));
+/** Plain decimal notation only (`12`, `-3.5`, `.5`, `1e3`): `0x10`, `0b1`, `Infinity` and `1_000` are refused. */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const isNumber = (text: string): boolean => DECIMAL.test(text.trim()) && Number.isFinite(Number(text.trim()));
 
 /**
  * A `GroupSource` over a leaf table: each group-by aggregates the leaves (one pass, a Map keyed by

@@ -78,7 +78,19 @@ describe('GET /metrics', () => {
     expect(sampleSum(before, 'pivotbot_slots_failed_total')).toBe(0);
     // The scheduler is stopped: no slot is due any more.
     expect(sampleSum(before, 'pivotbot_slot_oldest_due_seconds')).toBe(0);
-    expect(sampleSum(before, 'pivotbot_alert_incidents_open')).toBeGreaterThanOrEqual(1);
+    const rule = { report: 'spend-watch', rule: 'spend-high' };
+    expect(
+      sampleSum(before, 'pivotbot_alert_evaluations_total', { ...rule, outcome: 'evaluated' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sampleSum(before, 'pivotbot_alert_evaluations_total', { outcome: 'failed' })).toBe(0);
+    // Both platforms breach `above: 0` at the first evaluation, and nothing recovers.
+    expect(sampleSum(before, 'pivotbot_alert_incidents_opened_total', rule)).toBe(2);
+    expect(sampleSum(before, 'pivotbot_alert_incidents_resolved_total', rule)).toBe(0);
+    expect(sampleSum(before, 'pivotbot_alert_incidents_open')).toBe(2);
+    // The report turns explanations off: each new incident's is skipped with that reason.
+    expect(
+      sampleSum(before, 'pivotbot_explanations_total', { subject: 'incident', outcome: 'skipped', reason: 'disabled' }),
+    ).toBe(2);
     expect(
       sampleSum(before, 'pivotbot_slack_api_calls_total', { method: 'chat.postMessage', outcome: 'ok' }),
     ).toBeGreaterThanOrEqual(2);

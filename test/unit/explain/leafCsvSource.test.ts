@@ -36,8 +36,11 @@ describe('parseLeafTable', () => {
       'leaves.csv: row 1: needs columns current,baseline (additive) or current_num,current_den,baseline_num,baseline_den (ratio).',
     ],
     ['country,current,baseline\nBR,1,2\nUS,3\n', 'leaves.csv: row 3 has 2 fields; the header has 3.'],
-    ['country,current,baseline\nBR,1,2\nUS,three,4\n', 'leaves.csv: row 3, column current: "three" is not a number.'],
-    ['country,current,baseline\nBR,,2\n', 'leaves.csv: row 2, column current: "" is not a number.'],
+    [
+      'country,current,baseline\nBR,1,2\nUS,three,4\n',
+      'leaves.csv: row 3, column current: "three" is not a decimal number.',
+    ],
+    ['country,current,baseline\nBR,,2\n', 'leaves.csv: row 2, column current: "" is not a decimal number.'],
     ['country,country,current,baseline\nBR,BR,1,2\n', 'leaves.csv: row 1: column "country" appears twice.'],
     [
       'n,current,baseline\n1,1,2\n',
