@@ -1,4 +1,5 @@
 // Alert rules at work: per-entity evaluation (thresholds, percent change, robust anomaly scores), the incident state machine, ack/snooze, backtests over past data, and the facts of alert summaries.
+export { type EntityPart, entityParts, incidentEntity } from './alertEntity.js';
 export {
   type AlertRequestOptions,
   type AlertRequests,
@@ -79,5 +80,5 @@ export {
   type SummaryInput,
   summarizeAlerts,
 } from './summarizeAlerts.js';
-export { shapeTrend, type TrendShape, trendDaysFor, trendLimits, trendShape } from './trendShape.js';
+export { shapeTrend, type TrendShape, trendDaysFor, trendShape } from './trendShape.js';
 export type * from './types.js';

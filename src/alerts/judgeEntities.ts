@@ -65,7 +65,12 @@ export function judgeEntities(
 ): JudgedEntities {
   if (rule.pacing !== undefined) {
     // One entity: what the report's filter selects, its month-end forecast the value judged.
-    const obs: Observation = { entityKey: TOTAL_KEY, entityLabel: 'Total', value: periods.pacing?.forecast ?? null };
+    const obs: Observation = {
+      entityKey: TOTAL_KEY,
+      entityLabel: 'Total',
+      entity: [],
+      value: periods.pacing?.forecast ?? null,
+    };
     return { entities: [{ obs, judged: judgePacing(rule, periods.pacing) }] };
   }
   const compound = compoundOf(rule);

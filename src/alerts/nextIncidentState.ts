@@ -165,6 +165,7 @@ function beforeOpening(before: PendingBreach | undefined, observed: Observed, ct
     reportId,
     entityKey: obs.entityKey,
     entityLabel: obs.entityLabel,
+    ...(obs.entity ? { entity: obs.entity } : {}),
     state: 'open',
     channel: ctx.channel,
     values: [{ at, value }],
@@ -189,6 +190,8 @@ function observe(incident: AlertIncident, { judged, value, obs }: Observed, at: 
   const next: AlertIncident = {
     ...incident,
     entityLabel: obs.entityLabel,
+    // A record written before entities were stored gets its parts from the row observed now.
+    ...(obs.entity ? { entity: obs.entity } : {}),
     values: [...incident.values, { at, value }].slice(-VALUES_KEPT),
     lastValue: value,
     threshold: judged.threshold,

@@ -14,6 +14,7 @@ import {
   resolveKey,
   type ViewColumn,
 } from '../reports/index.js';
+import { type EntityPart, entityParts } from './alertEntity.js';
 
 /** Rows of another period of the same query (comparison or baseline). */
 export interface PeriodRows {
@@ -22,8 +23,11 @@ export interface PeriodRows {
 }
 
 export interface Observation {
+  /** The entity's identity (`countryCode=BR|source=Vungle`, `total`): compared, never parsed. */
   entityKey: string;
   entityLabel: string;
+  /** The entity as values (no part for the total): what an explanation filters on. */
+  entity?: EntityPart[];
   value: number | null;
   volume?: number | null;
   /** Change rules: the comparison value and relative change. */
@@ -93,6 +97,7 @@ export function observeEntities(
     const observation: Observation = {
       entityKey: TOTAL_KEY,
       entityLabel: 'Total',
+      entity: [],
       value: num(view.totals?.[metric.key]),
     };
     if (volumeKey !== undefined) observation.volume = volumeOf(view.totals);
@@ -124,7 +129,12 @@ export function observeEntities(
   for (const [k, row] of keys) {
     const found = current.get(k);
     const value = found ? num(found.row[metric.key]) : additive ? 0 : null;
-    const observation: Observation = { entityKey: k, entityLabel: labelOf(row), value };
+    const observation: Observation = {
+      entityKey: k,
+      entityLabel: labelOf(row),
+      entity: entityParts(dimensions, row),
+      value,
+    };
     if (volumeKey !== undefined) observation.volume = found ? volumeOf(found.row) : 0;
     if (rule.change) {
       const d = found ? deltas?.[found.index]?.[metric.key] : undefined;

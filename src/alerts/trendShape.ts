@@ -14,8 +14,6 @@
  *   threshold line.
  */
 
-import { type AlertChartInput, type AlertCondition, chartLimits } from '../render/index.js';
-
 const DAY_MS = 86_400_000;
 
 export type TrendShape = 'per_day' | 'running_total' | 'per_day_without_line';
@@ -65,17 +63,4 @@ export function shapeTrend(
       total += p.value;
       return { at: p.at, value: total };
     });
-}
-
-/**
- * The lines a chart of this shape draws for the condition: `chartLimits`, or none when the values
- * drawn are not what the rule judged (a ratio by day while the rule judges a week).
- *
- * @example trendLimits({ kind: 'above', threshold: 6 }, 'per_day_without_line') // {}
- */
-export function trendLimits(
-  condition: AlertCondition,
-  shape: TrendShape | undefined,
-): Pick<AlertChartInput, 'threshold' | 'band'> {
-  return shape === 'per_day_without_line' ? {} : chartLimits(condition);
 }

@@ -6,14 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type AlertTransition,
-  durationMs,
-  runRuleEvaluation,
-  TREND_DAYS,
-  type TrendShape,
-  trendLimits,
-} from '../alerts/index.js';
+import { type AlertTransition, durationMs, runRuleEvaluation, TREND_DAYS, type TrendShape } from '../alerts/index.js';
 import { type Logger, toError } from '../core/index.js';
 import { alertMessageInput, type MessageContext } from '../insights/index.js';
 import {
@@ -28,6 +21,7 @@ import {
   type PreviewEntry,
   pacingChartSpec,
   type SlackMessage,
+  trendLimits,
 } from '../render/index.js';
 import type { ReportingClient } from '../reporting/index.js';
 import type { LoadedReport } from '../reports/index.js';

@@ -4,10 +4,15 @@
  * none) and recorded right after each post, found again in a channel's history after a restart,
  * and redrawn in the incident's current state.
  */
-import { trendLimits } from '../alerts/index.js';
 import { failpoint } from '../core/index.js';
 import { alertMessageInput } from '../insights/index.js';
-import { alertChartView, alertParentMessage, pacingChartView, type SlackMessage } from '../render/index.js';
+import {
+  alertChartView,
+  alertParentMessage,
+  pacingChartView,
+  type SlackMessage,
+  trendLimits,
+} from '../render/index.js';
 import {
   ALERT_EVENT,
   alertMetadata,

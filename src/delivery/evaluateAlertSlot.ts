@@ -43,7 +43,9 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
       `report ${spec.report} has no deliver.channels for alert threads`,
     );
   }
-  return oneAtATime(deps.store, `${report.id}/${rule.id}`, async () => {
+  // The lock covers the evaluation and the threads; the explanations come after it (a long one
+  // would hold the rule past the heartbeat other replicas wait for it).
+  const { threads, transitions } = await oneAtATime(deps.store, `${report.id}/${rule.id}`, async () => {
     const store = deps.store.incidents;
     const stored = store.getEvaluation(report.id, rule.id);
     const range = ruleRange(report, rule, slot, deps.defaultTimeZone);
@@ -109,8 +111,9 @@ export async function evaluateAlertSlot(run: SlotRun, deps: DigestDeps): Promise
     outcome.parents = posted.parents;
     outcome.replies = posted.replies;
     outcome.edits = posted.edits;
-    await explainOpened(threads, transitions, deps);
     deps.logger.debug({ ...where, ...outcome }, 'alert slot delivered');
-    return {};
+    return { threads, transitions };
   });
+  await explainOpened(threads, transitions, deps);
+  return {};
 }

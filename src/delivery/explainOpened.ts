@@ -1,7 +1,6 @@
 /** An alert slot's explanations: why the metric moved, under each incident the evaluation opened. */
-import type { AlertTransition } from '../alerts/index.js';
-import { explainIncident, explainSettings, movedPast } from '../insights/index.js';
-import { compoundOf } from '../reports/index.js';
+import { type AlertTransition, incidentEntity } from '../alerts/index.js';
+import { explainIncident } from '../insights/index.js';
 import { countExplanation } from './alertMetrics.js';
 import type { RuleThreads } from './alertThreads.js';
 import type { DigestDeps } from './deliverDigest.js';
@@ -12,52 +11,48 @@ const EXPLAINED_PER_EVALUATION = 5;
 
 /**
  * The first reply under each incident this evaluation opened: why the rule's metric moved for its
- * entity, against the rule's baseline. Best effort: an explanation that fails is logged and the
- * incident stands without it (a retried slot does not explain again: its transitions are empty).
+ * entity, against the rule's baseline. Called after the rule's lock is released (the threads are
+ * posted by then), so a long explanation never holds the rule. Best effort: an incident that gets
+ * no explanation is logged at info with the reason and counted (`pivotbot_explanations_total`),
+ * and its thread stands without it (a retried slot does not explain again: its transitions are
+ * empty).
  */
 export async function explainOpened(
   threads: RuleThreads,
   transitions: readonly AlertTransition[],
   deps: DigestDeps,
 ): Promise<void> {
-  const settings = explainSettings(threads.report.definition);
   const opened = transitions.filter((t) => t.kind === 'open');
-  const count = (outcome: 'posted' | 'skipped', reason: string, times = 1) =>
-    countExplanation(deps.metrics, 'incident', outcome, reason, times);
-  // A compound rule's parent names each condition and its value; one metric's drivers would tell
-  // only part of it (spend's drivers say nothing of installs stopping).
-  if (!settings.enabled || compoundOf(threads.rule)) {
-    count('skipped', settings.enabled ? 'compound_rule' : 'disabled', opened.length);
-    return;
-  }
+  const rule = { report: threads.report.id, rule: threads.rule.id };
+  const skipped = (where: Record<string, unknown>, reason: string, detail: string) => {
+    countExplanation(deps.metrics, 'incident', 'skipped', reason);
+    deps.logger.info({ ...where, reason, detail }, `new incident not explained: ${detail}`);
+  };
   if (opened.length > EXPLAINED_PER_EVALUATION) {
-    count('skipped', 'too_many_opened', opened.length - EXPLAINED_PER_EVALUATION);
+    countExplanation(deps.metrics, 'incident', 'skipped', 'too_many_opened', opened.length - EXPLAINED_PER_EVALUATION);
     deps.logger.info(
-      { report: threads.report.id, rule: threads.rule.id, opened: opened.length, explained: EXPLAINED_PER_EVALUATION },
+      { ...rule, opened: opened.length, explained: EXPLAINED_PER_EVALUATION },
       'more incidents opened than are explained at once; the first ones get an explanation',
     );
   }
   for (const t of opened.slice(0, EXPLAINED_PER_EVALUATION)) {
-    const incident = deps.store.incidents.get(t.incident.id);
-    if (!incident?.threadTs) {
-      count('skipped', 'no_thread');
+    const incident = deps.store.incidents.get(t.incident.id) ?? t.incident;
+    const where = { ...rule, incident: incident.id, entity: incident.entityKey };
+    if (!incident.threadTs) {
+      skipped(where, 'no_thread', 'its parent message was not posted');
       continue;
     }
-    const where = { incident: incident.id, report: threads.report.id, rule: threads.rule.id };
     try {
-      const explained = await explainIncident(
-        { report: threads.report, rule: threads.rule, entityKey: incident.entityKey, at: threads.now },
+      const answer = await explainIncident(
+        { report: threads.report, rule: threads.rule, entity: incidentEntity(incident), at: threads.now },
         { ...deps, ...(threads.signal ? { signal: threads.signal } : {}) },
       );
-      // A threshold breached by a value that barely moved against the baseline has no "why" to tell.
-      const moved = explained.metrics.filter((m) => movedPast(m.explanation, settings.threshold));
-      if (moved.length === 0) {
-        deps.logger.debug(where, 'the new incident moved less than the explanation threshold; not explained');
-        count('skipped', 'not_moved');
+      if ('skipped' in answer) {
+        skipped(where, answer.skipped.reason, answer.skipped.detail);
         continue;
       }
       await postExplanation(
-        { ...explained, metrics: moved },
+        answer.explained,
         {
           title: incident.entityLabel ?? threads.rule.name ?? threads.rule.id,
           channel: incident.channel,
@@ -66,9 +61,9 @@ export async function explainOpened(
         },
         deps,
       );
-      count('posted', '');
+      countExplanation(deps.metrics, 'incident', 'posted', '');
     } catch (error) {
-      count('skipped', 'failed');
+      countExplanation(deps.metrics, 'incident', 'skipped', 'failed');
       deps.logger.warn({ ...where, err: error }, 'could not explain the new incident; its thread stands without it');
     }
   }

@@ -6,6 +6,7 @@
 import type { Logger } from '../core/index.js';
 import {
   createReportingSource,
+  DEFAULT_BUDGET,
   DEFAULT_REPORTING_DIMENSIONS,
   type Explanation,
   explain,
@@ -29,11 +30,32 @@ import {
 /** Headline KPIs that moved less than this (relative) get no explanation by default. */
 export const DEFAULT_EXPLAIN_THRESHOLD = 0.1;
 
+/** Reporting Service calls one request's explanations may make in all (two metrics' full searches). */
+export const REQUEST_QUERY_BUDGET = 2 * DEFAULT_BUDGET;
+
+/** How long one request's explanations may take in all; what is not explained by then is skipped. */
+export const REQUEST_DEADLINE_MS = 60_000;
+
+/**
+ * One request's bounds, shared by every metric it explains: the queries left and the instant by
+ * which it stops (`/pivot why`, `why?`, a digest's explanation step, an incident's reply).
+ */
+export interface ExplainBounds {
+  /** Default `REQUEST_QUERY_BUDGET`. */
+  queries?: number;
+  /** Default `REQUEST_DEADLINE_MS` after the request starts (`deps.clock`). */
+  deadline?: Date;
+}
+
+const TIME_RAN_OUT = "this request's time ran out";
+
 export interface ExplainDeps {
   client: ReportingClient;
   logger: Logger;
   defaultTimeZone: string;
   signal?: AbortSignal;
+  /** The clock the deadline is read on (default the system's). */
+  clock?: () => Date;
 }
 
 export interface ExplainTarget {
@@ -45,6 +67,8 @@ export interface ExplainTarget {
   metrics?: readonly string[];
   /** Dimensions left out of the candidates (an alert's entity: one value each). */
   exclude?: readonly string[];
+  /** The request's query budget and deadline, shared by its metrics. */
+  bounds?: ExplainBounds;
 }
 
 export interface ExplainedReport {
@@ -132,47 +156,101 @@ export async function explainReport(target: ExplainTarget, deps: ExplainDeps): P
   const wanted = target.metrics ?? keys;
   const settings = explainSettings(definition);
   const candidates = settings.dimensions;
-  for (const key of wanted) {
-    const selection = request.metrics[keys.indexOf(resolveKey(key, keys) ?? key)];
-    if (!selection) continue;
-    const column = describeColumn({ key, name: selection.name, kind: 'metric', args: selection.args ?? {} });
-    let parts: MetricParts;
-    try {
-      parts = metricParts(selection);
-    } catch (error) {
-      out.skipped.push({ label: column.label, reason: (error as Error).message });
-      continue;
+  const clock = deps.clock ?? (() => new Date());
+  const limit = target.bounds?.queries ?? REQUEST_QUERY_BUDGET;
+  const deadline = target.bounds?.deadline?.getTime() ?? clock().getTime() + REQUEST_DEADLINE_MS;
+  // The deadline also stops a query in flight: the request's signal, aborted when its time is up.
+  const timeUp = new AbortController();
+  const timer = setTimeout(() => timeUp.abort(), Math.max(0, deadline - clock().getTime()));
+  timer.unref();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, timeUp.signal]) : timeUp.signal;
+  let used = 0;
+  try {
+    for (const key of wanted) {
+      const selection = request.metrics[keys.indexOf(resolveKey(key, keys) ?? key)];
+      if (!selection) continue;
+      const column = describeColumn({ key, name: selection.name, kind: 'metric', args: selection.args ?? {} });
+      const over = used >= limit ? `this request's ${limit} queries were spent on the metrics before it` : undefined;
+      const late = timeUp.signal.aborted || clock().getTime() >= deadline ? TIME_RAN_OUT : undefined;
+      if (over ?? late) {
+        out.skipped.push({ label: column.label, reason: (over ?? late) as string });
+        continue;
+      }
+      const explanation = await explainOne(
+        { key, selection, definition, target, settings, candidates, budget: limit - used },
+        { request, comparison, timezone: compiled.timezone },
+        { ...deps, signal },
+      ).catch((error: unknown) => {
+        if (timeUp.signal.aborted && !deps.signal?.aborted) return undefined;
+        throw error;
+      });
+      if (explanation === undefined) {
+        out.skipped.push({ label: column.label, reason: TIME_RAN_OUT });
+        continue;
+      }
+      if ('notExplainable' in explanation) {
+        out.skipped.push({ label: column.label, reason: explanation.notExplainable });
+        continue;
+      }
+      used += explanation.queries;
+      out.metrics.push({ label: column.label, unit: column.unit, explanation, labelOf: dimensionLabel });
     }
-    const source = createReportingSource({
-      client: deps.client,
-      parts,
-      current: { from: request.from, to: request.to },
-      baseline: { from: comparison.request.from, to: comparison.request.to },
-      ...(request.filter ? { baseFilter: request.filter } : {}),
-      timezone: compiled.timezone,
-      now: () => target.asOf,
-      pivot: sharedArguments(request),
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    });
-    const dimensions = (candidates ?? DEFAULT_REPORTING_DIMENSIONS).filter((d) => !target.exclude?.includes(d));
-    const explanation: Explanation = await explain(
-      {
-        ...explainKind(parts),
-        metric: key,
-        counts: volumeUnit(parts) === 'count',
-        amounts: volumeUnit(parts) === 'currency',
-        dimensions,
-        ...(settings.budget !== undefined ? { budget: settings.budget } : {}),
-      },
-      source,
-    );
-    deps.logger.debug(
-      { report: target.report.id, metric: key, queries: explanation.queries, diffuse: explanation.diffuse },
-      'explained',
-    );
-    out.metrics.push({ label: column.label, unit: column.unit, explanation, labelOf: dimensionLabel });
+  } finally {
+    clearTimeout(timer);
   }
   return out;
+}
+
+/** One metric's explanation under what is left of the request's budget, or why it cannot be split. */
+async function explainOne(
+  what: {
+    key: string;
+    selection: PivotRequest['metrics'][number];
+    definition: ReportDefinition;
+    target: ExplainTarget;
+    settings: ReturnType<typeof explainSettings>;
+    candidates: readonly string[] | undefined;
+    budget: number;
+  },
+  periods: { request: PivotRequest; comparison: { request: PivotRequest }; timezone: string },
+  deps: ExplainDeps & { signal: AbortSignal },
+): Promise<Explanation | { notExplainable: string }> {
+  const { key, selection, target, settings, candidates } = what;
+  const { request, comparison } = periods;
+  let parts: MetricParts;
+  try {
+    parts = metricParts(selection);
+  } catch (error) {
+    return { notExplainable: (error as Error).message };
+  }
+  const source = createReportingSource({
+    client: deps.client,
+    parts,
+    current: { from: request.from, to: request.to },
+    baseline: { from: comparison.request.from, to: comparison.request.to },
+    ...(request.filter ? { baseFilter: request.filter } : {}),
+    timezone: periods.timezone,
+    now: () => target.asOf,
+    pivot: sharedArguments(request),
+    signal: deps.signal,
+  });
+  const dimensions = (candidates ?? DEFAULT_REPORTING_DIMENSIONS).filter((d) => !target.exclude?.includes(d));
+  const explanation: Explanation = await explain(
+    {
+      ...explainKind(parts),
+      metric: key,
+      counts: volumeUnit(parts) === 'count',
+      amounts: volumeUnit(parts) === 'currency',
+      dimensions,
+      budget: Math.min(settings.budget ?? DEFAULT_BUDGET, what.budget),
+    },
+    source,
+  );
+  deps.logger.debug(
+    { report: target.report.id, metric: key, queries: explanation.queries, diffuse: explanation.diffuse },
+    'explained',
+  );
+  return explanation;
 }
 
 /**

@@ -3,6 +3,7 @@
  * (and, for anomaly rules, both edges of the expected band), as a Chart.js spec for the same
  * renderer as digest charts. Built through `buildChartConfig` so it looks like every other chart.
  */
+import type { TrendShape } from '../alerts/index.js';
 import type { Polarity } from '../reporting/index.js';
 import type { ReportView, ViewColumn } from '../view/index.js';
 import type { AlertCondition } from './blocks/alertMessages.js';
@@ -52,6 +53,20 @@ export function chartLimits(condition: AlertCondition): Pick<AlertChartInput, 't
       return first ? chartLimits(first) : {};
     }
   }
+}
+
+/**
+ * The lines a chart of this shape (`trendShape`, the alert core's decision) draws for the
+ * condition: `chartLimits`, or none when the values drawn are not what the rule judged (a ratio by
+ * day while the rule judges a week).
+ *
+ * @example trendLimits({ kind: 'above', threshold: 6 }, 'per_day_without_line') // {}
+ */
+export function trendLimits(
+  condition: AlertCondition,
+  shape: TrendShape | undefined,
+): Pick<AlertChartInput, 'threshold' | 'band'> {
+  return shape === 'per_day_without_line' ? {} : chartLimits(condition);
 }
 
 /**

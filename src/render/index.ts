@@ -1,6 +1,6 @@
 // Rendering: charts (PNG), Block Kit messages, tables, number formatting and the HTML preview, from a ReportView.
 
-export { type AlertChartInput, alertChartSpec, alertChartView, chartLimits } from './alertChart.js';
+export { type AlertChartInput, alertChartSpec, alertChartView, chartLimits, trendLimits } from './alertChart.js';
 export {
   ACTION_IDS,
   ALERT_ACTION_PATTERN,

@@ -47,6 +47,7 @@ export {
   type AlertIncident,
   type AsyncJob,
   emptyStoreData,
+  type EntityPart,
   type IncidentState,
   type JobStatus,
   type OwedReply,

@@ -175,14 +175,27 @@ export const owedReplySchema = z.object({
 });
 
 /**
+ * One dimension of an alert entity, structured from the row that was observed: the catalog
+ * dimension, its value as the row names it (null where the service answered none), and for a name
+ * dimension (`campaign`) the id the Reporting Service filters it by, when the row carried it.
+ */
+export const entityPartSchema = z.object({
+  dimension: text,
+  value: z.string().nullable(),
+  id: z.number().exactOptional(),
+});
+
+/**
  * One alert incident: a rule breached for one entity, kept in one Slack thread. The fields after
  * `resolvedAt` came with alert evaluation; they are optional so files written before still load.
  */
 export const alertIncidentSchema = z.object({
   id: text,
   ruleId: text,
-  /** Which entity breached, e.g. "campaign=123|country=BR". */
+  /** Which entity breached, e.g. "campaign=123|country=BR": its identity only, never parsed (see `entity`). */
   entityKey: text,
+  /** The entity as values: one part per dimension (none for the total). Absent in records written before. */
+  entity: z.array(entityPartSchema).exactOptional(),
   state: z.enum(INCIDENT_STATES),
   channel: text,
   /** ts of the thread's parent message, once posted. */
@@ -295,6 +308,7 @@ export type AsyncJob = z.output<typeof asyncJobSchema>;
 export type Subscription = z.output<typeof subscriptionSchema>;
 export type Run = z.output<typeof runSchema>;
 export type AlertIncident = z.output<typeof alertIncidentSchema>;
+export type EntityPart = z.output<typeof entityPartSchema>;
 export type AlertEvaluation = z.output<typeof alertEvaluationSchema>;
 export type PendingBreach = z.output<typeof pendingBreachSchema>;
 export type OwedReply = z.output<typeof owedReplySchema>;

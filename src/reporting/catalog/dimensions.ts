@@ -1,6 +1,6 @@
 import type { ArgumentDef, DimensionDef, DimensionKind } from './types.js';
 
-type DimensionExtra = Partial<Pick<DimensionDef, 'args' | 'ctvOnly' | 'ctvReplacement' | 'note'>>;
+type DimensionExtra = Partial<Pick<DimensionDef, 'args' | 'ctvOnly' | 'ctvReplacement' | 'note' | 'idFilter'>>;
 
 function dim(
   name: string,
@@ -43,25 +43,25 @@ const formatString: ArgumentDef = {
 
 /** Every dimension field of PivotResult, in the spec's order. */
 export const DIMENSIONS: readonly DimensionDef[] = [
-  dim('ad', 'String', 'text', 'ad name'),
+  dim('ad', 'String', 'text', 'ad name', { idFilter: 'adId' }),
   dim('adParameter', 'String', 'text', 'custom ad-level descriptive field'),
   dim('adId', 'Int', 'id', 'ad id', ctvReplaced('adIdCtvNormalized')),
-  dim('adSet', 'String', 'text', 'ad set name'),
+  dim('adSet', 'String', 'text', 'ad set name', { idFilter: 'adSetId' }),
   dim('adSetSubtype', 'String', 'text', 'ad set subtype (at ingest time)'),
   dim('adSetSubtypeQuerytime', 'String', 'text', 'ad set subtype at query time (appears in one listing only)'),
   dim('adSetId', 'Int', 'id', 'ad set id'),
   dim('adSize', 'String', 'text', 'ad size'),
   dim('adType', 'String', 'text', 'ad type'),
-  dim('advertiser', 'String', 'text', 'advertiser name'),
+  dim('advertiser', 'String', 'text', 'advertiser name', { idFilter: 'advertiserId' }),
   dim('advertiserId', 'Int', 'id', 'advertiser id'),
   dim('advertiserBillingEntity', 'String', 'text', 'billing entity of the campaign'),
   dim('advertiserCountryId', 'Int', 'id', 'country registered for the advertiser'),
-  dim('app', 'String', 'text', 'application name'),
+  dim('app', 'String', 'text', 'application name', { idFilter: 'appId' }),
   dim('appBundle', 'String', 'text', 'bundle id of the advertised app'),
   dim('appCategory', 'String', 'text', 'category of the advertised app'),
   dim('appId', 'Int', 'id', 'id of the advertised app'),
   dim('appPlatform', 'Platform', 'enum', 'IOS or ANDROID'),
-  dim('campaign', 'String', 'text', 'campaign name'),
+  dim('campaign', 'String', 'text', 'campaign name', { idFilter: 'campaignId' }),
   dim('campaignParameter', 'String', 'text', 'optional custom value from the campaign form'),
   dim('campaignId', 'Int', 'id', 'campaign id', ctvReplaced('campaignIdCtvNormalized')),
   dim('campaignIdCtvNormalized', 'String', 'id', 'normalized campaign id for appended connected-TV data', CTV_ONLY),
@@ -75,7 +75,7 @@ export const DIMENSIONS: readonly DimensionDef[] = [
   dim('city', 'String', 'text', 'geo-located city'),
   dim('countryCode', 'String', 'text', 'ISO2 country code'),
   dim('countryName', 'String', 'text', 'country name'),
-  dim('group', 'String', 'text', 'group name'),
+  dim('group', 'String', 'text', 'group name', { idFilter: 'groupId' }),
   dim('groupParameter', 'String', 'text', 'optional custom value from the group form'),
   dim('groupId', 'Int', 'id', 'group id', ctvReplaced('groupIdCtvNormalized')),
   dim('region', 'String', 'text', 'geo-located region'),
@@ -83,7 +83,7 @@ export const DIMENSIONS: readonly DimensionDef[] = [
   dim('siteCategory', 'String', 'text', 'store category of the publisher app'),
   dim('siteSubcategory', 'String', 'text', 'store subcategory of the publisher app'),
   dim('siteBundle', 'String', 'text', 'bundle id of the publisher app; only for the last 3 months'),
-  dim('source', 'String', 'text', 'name of the exchange where ads were bought'),
+  dim('source', 'String', 'text', 'name of the exchange where ads were bought', { idFilter: 'sourceId' }),
   dim('sourceId', 'Int', 'id', 'exchange id'),
   dim('dma', 'String', 'text', 'designated market area'),
   dim('zipCode', 'String', 'text', 'postal delivery area'),

@@ -36,6 +36,11 @@ export interface DimensionDef {
   ctvReplacement?: string;
   /** Why a decision about this field (e.g. its CTV replacement) was taken. */
   note?: string;
+  /**
+   * A name dimension (`campaign`, `source`…) has no Filter field: the Reporting Service filters it
+   * by this id field (`campaignId`), whose values are the ids the name stands for.
+   */
+  idFilter?: string;
 }
 
 /** How a metric's value reads: drives number formatting and chart axes. */

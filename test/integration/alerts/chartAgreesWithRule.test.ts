@@ -11,10 +11,9 @@ import {
   type RuleEvaluationResult,
   runRuleEvaluation,
   TREND_DAYS,
-  trendLimits,
 } from '../../../src/alerts/index.js';
 import { alertMessageInput } from '../../../src/insights/index.js';
-import { pacingChartView } from '../../../src/render/index.js';
+import { pacingChartView, trendLimits } from '../../../src/render/index.js';
 import { ReportingClient } from '../../../src/reporting/index.js';
 import { type AlertRule, alertSchema, type LoadedReport, loadReports } from '../../../src/reports/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';

@@ -1,4 +1,5 @@
-import { shapeTrend, trendDaysFor, trendLimits, trendShape } from '../../../src/alerts/index.js';
+import { shapeTrend, trendDaysFor, trendShape } from '../../../src/alerts/index.js';
+import { trendLimits } from '../../../src/render/index.js';
 
 const DAY = 86_400_000;
 const from = Date.parse('2026-11-09T00:00:00Z');
