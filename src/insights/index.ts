@@ -1,10 +1,12 @@
 // Slack-free decisions about a run: explaining a report's moved KPIs or an incident, what an incident's messages say, whether a quiet digest posts, a digest's pacing line.
 
 export { alertMessageInput, type MessageContext } from './alertMessageInput.js';
-export { entityWhere, explainIncident, ruleComparison } from './explainIncident.js';
+export { type EntityFilter, type EntityRefusal, entityFilter } from './entityFilter.js';
+export { type ExplanationSkip, explainIncident, ruleComparison } from './explainIncident.js';
 export {
   DEFAULT_EXPLAIN_THRESHOLD,
   dimensionLabel,
+  type ExplainBounds,
   type ExplainDeps,
   type ExplainedReport,
   type ExplainTarget,
@@ -12,6 +14,8 @@ export {
   explainReport,
   explainSettings,
   movedPast,
+  REQUEST_DEADLINE_MS,
+  REQUEST_QUERY_BUDGET,
 } from './explainReport.js';
 export {
   type QuietDecision,
