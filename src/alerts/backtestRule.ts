@@ -6,7 +6,7 @@
  * (`planWindow`) instead of one set per instant. Data the service did not have yet at an instant
  * (the rest of "today") is left out, so a rule of today judges today so far.
  */
-import { ErrorCode, PivotbotError, UserInputError, userMessageOf } from '../core/index.js';
+import { didYouMean, ErrorCode, PivotbotError, suggest, UserInputError, userMessageOf } from '../core/index.js';
 import { collectPivotProblems, LIMITS, type PivotRequest, type PivotResponse } from '../reporting/index.js';
 import { type AlertRule, compoundOf, type ReportDefinition } from '../reports/index.js';
 import type { AlertIncident } from '../store/index.js';
@@ -91,6 +91,29 @@ export interface BacktestInput {
 const refuse = (message: string): never => {
   throw new UserInputError(ErrorCode.BacktestRefused, message);
 };
+
+/**
+ * The rules of a report a backtest runs: the one named `ruleId`, else all of them. Throws a
+ * `UserInputError` when the report has none, or none of that id ("Did you mean …?").
+ *
+ * @example rulesToBacktest(report, 'cpi-too-hihg') // throws: No rule "cpi-too-hihg" in daily-kpi. Did you mean "cpi-too-high"?
+ */
+export function rulesToBacktest(report: { id: string; definition: ReportDefinition }, ruleId?: string): AlertRule[] {
+  const rules = report.definition.alerts ?? [];
+  if (rules.length === 0) {
+    throw new UserInputError(ErrorCode.AlertRuleNotFound, `Report "${report.id}" has no alert rules to backtest.`);
+  }
+  if (ruleId === undefined) return [...rules];
+  const rule = rules.find((r) => r.id === ruleId.toLowerCase());
+  if (rule) return [rule];
+  const ids = rules.map((r) => r.id);
+  const suggestions = suggest(ruleId, ids);
+  throw new UserInputError(
+    ErrorCode.AlertRuleNotFound,
+    `No rule "${ruleId}" in ${report.id}.${didYouMean(suggestions)} Its rules: ${ids.join(', ')}.`,
+    { suggestions },
+  );
+}
 
 /** When the rule is evaluated, as the scheduler times it (`listAlertSchedules`), and in words. */
 export function backtestTiming(

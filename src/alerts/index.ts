@@ -1,5 +1,12 @@
 // Alert rules at work: per-entity evaluation (thresholds, percent change, robust anomaly scores), the incident state machine, ack/snooze, backtests over past data, and the facts of alert summaries.
 export { type EntityPart, entityParts, incidentEntity } from './alertEntity.js';
+export type {
+  AlertCondition,
+  AlertConditionPart,
+  AlertSeverity,
+  PacingCondition,
+  SimpleAlertCondition,
+} from './AlertCondition.js';
 export {
   type AlertRequestOptions,
   type AlertRequests,
@@ -26,8 +33,9 @@ export {
   backtestRule,
   backtestTiming,
   MAX_BACKTEST_EVALUATIONS,
+  rulesToBacktest,
 } from './backtestRule.js';
-export { backtestSummary, shortDay } from './backtestSummary.js';
+export { backtestSummary, backtestValue, conditionText, shortDay } from './backtestSummary.js';
 export { entityOwners } from './entityOwners.js';
 export { type EvaluateInput, evaluateRule, ruleKey } from './evaluateRule.js';
 export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incidentActions.js';

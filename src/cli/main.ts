@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { loadEnvFile } from '../config/index.js';
 import { PivotbotError } from '../core/index.js';
+import { registerBacktest } from './commands/backtest.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
@@ -29,6 +30,7 @@ export function buildProgram(io: CliIo): Command {
     registerSchedule,
     registerExport,
     registerExplain,
+    registerBacktest,
     registerDemo,
     registerMigrateStore,
   ]) {
