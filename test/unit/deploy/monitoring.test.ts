@@ -38,8 +38,7 @@ async function exported(): Promise<Exported> {
   const series = new Set<string>(['up']);
   const labels = new Map<string, Set<string>>([['up', new Set(TARGET_LABELS)]]);
   for (const metric of metrics.registry.getMetricsAsArray()) {
-    const { name, labelNames = [] } = metric as unknown as { name: string; labelNames?: string[] };
-    const type = (await metric.get()).type;
+    const { name, type, labelNames = [] } = metric as unknown as { name: string; type: string; labelNames?: string[] };
     const names = type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name];
     for (const n of names) {
       series.add(n);
