@@ -16,6 +16,7 @@ export {
   type LeafTable,
   type LeafTableOptions,
   leafCsvSource,
+  type MeasurePart,
   parseLeafTable,
 } from './sources/leafCsvSource.js';
 export {
@@ -36,4 +37,5 @@ export type {
   Measure,
   Where,
 } from './types.js';
-export { describeWhere, orderWhere } from './where.js';
+export { describeWhere, orderWhere, valuesOf, valueText } from './where.js';
+export { mechanism, type RatioWords, ratioWords, shownParts } from './words.js';
