@@ -34,7 +34,8 @@ export interface RunTarget {
   gate?: (view: ReportView) => GateAnswer;
 }
 
-export type GateAnswer = { post: true } | { post: false; reason: string; note?: SlackMessage };
+/** `notices`: lines the posted digest shows because of the gate's decision (a KPI with no value). */
+export type GateAnswer = { post: true; notices?: string[] } | { post: false; reason: string; note?: SlackMessage };
 
 /** A gated run that did not post its result: why, and the ts of the note posted instead, if any. */
 export interface NotPosted {

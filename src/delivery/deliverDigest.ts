@@ -8,9 +8,18 @@ import { dateTimeFormat, describeFailure, ErrorCode, failpoint, UserInputError }
 import { quietDecision, quietSettings } from '../insights/index.js';
 import { allQuietMessage, digestFailureMessage, lateNote } from '../render/index.js';
 import { findReport, type LoadedReport, type LoadedReports, type ReportView } from '../reports/index.js';
-import { dataWaitAction, type GiveUp, type SlotResult, type SlotRun } from '../scheduler/index.js';
+import {
+  ALERTS_WAIT_MS,
+  alertRunKey,
+  dataWaitAction,
+  type GiveUp,
+  listAlertSchedules,
+  type SlotResult,
+  type SlotRun,
+} from '../scheduler/index.js';
 import type { HistoryMessage, MessageMetadata } from '../slackapi/index.js';
 import { DIGEST_EVENT, isTopLevel } from '../slackapi/index.js';
+import { nextFires } from '../time/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
 import { runAndDeliver } from './deliverRun.js';
@@ -26,6 +35,8 @@ import { redeliverThreadFiles } from './redeliverThreadFiles.js';
 const HISTORY_PAGE = 100;
 const HISTORY_PAGES = 10;
 const CLOCK_MARGIN_MS = 60_000;
+/** How often a quiet digest looks again whether its slot's alert evaluations are done. */
+const ALERTS_CHECK_MS = 5_000;
 
 export interface DigestDeps extends DeliveryDeps {
   /** The report definitions, read fresh so that an edited file applies to the next slot. */
@@ -128,6 +139,21 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
       if (!decision.complete) notices.push(incompleteDataNotice(plan, decision.share, run.waitedMs));
     }
   }
+  // A quiet digest counts the incidents its slot's alert evaluations open: it decides after them.
+  const settings = quietSettings(report.definition);
+  if (settings?.incidents) {
+    const pending = pendingAlertSlots(run, report, deps);
+    if (pending.length > 0 && run.waitedMs < ALERTS_WAIT_MS) {
+      deps.logger.info({ ...where, rules: pending }, "quiet digest waits for its slot's alert evaluations");
+      return { waitMs: Math.min(ALERTS_CHECK_MS, ALERTS_WAIT_MS - run.waitedMs), for: 'alerts' };
+    }
+    if (pending.length > 0) {
+      deps.logger.warn(
+        { ...where, rules: pending },
+        'alert evaluations of the slot still not done; deciding without them',
+      );
+    }
+  }
   const late = run.late ? lateNote(slot, deps.clock(), spec.timezone) : undefined;
   const gate = quietGate(run, report, deps);
   const delivered = await runAndDeliver(
@@ -199,7 +225,7 @@ function quietGate(
       ...(lastPostAt ? { lastPostAt } : {}),
     });
     deps.logger.debug({ report: spec.report, slot: slot.toISOString(), decision }, 'quiet digest decision');
-    if (decision.post) return { post: true };
+    if (decision.post) return { post: true, ...(decision.missing ? { notices: decision.missing } : {}) };
     if (!decision.allQuiet) return { post: false, reason: decision.reason };
     const note = allQuietMessage({
       reportId: report.id,
@@ -210,6 +236,22 @@ function quietGate(
     });
     return { post: false, reason: `${decision.reason}; posted the weekly all-quiet note`, note };
   };
+}
+
+/**
+ * The report's rules whose alert schedule fires at this slot and whose evaluation has not finished
+ * (not claimed yet, or running): what a quiet digest waits for before it decides.
+ */
+function pendingAlertSlots(run: SlotRun, report: LoadedReport, deps: DigestDeps): string[] {
+  const { slot } = run;
+  const schedules = listAlertSchedules({ reports: [report] }, { timezone: deps.defaultTimeZone }).schedules;
+  return schedules
+    .filter((spec) => nextFires(spec, new Date(slot.getTime() - 1), 1)[0]?.getTime() === slot.getTime())
+    .filter((spec) => {
+      const evaluation = deps.store.runs.findByIdempotencyKey(alertRunKey(report.id, spec.rule ?? '', slot));
+      return evaluation === undefined || evaluation.status === 'running';
+    })
+    .map((spec) => spec.rule ?? '');
 }
 
 /** When this schedule last posted in its channel before this slot: a digest, or an all-quiet note. */

@@ -52,10 +52,12 @@ export async function runAndDeliver(
       if (gated && !gated.post) return await postInsteadOfResult(view, gated, target, place, deps);
       const threadTs = progress?.ts ?? place.threadTs;
       const { explained, because, pacing } = await whatTheResultSays(view, target, deps);
+      const notices = [...(target.post?.notices ?? []), ...(gated?.notices ?? [])];
       const { ts: messageTs, channel } = await postView(
         view,
         {
           ...target.post,
+          ...(notices.length > 0 ? { notices } : {}),
           ...(target.query !== undefined ? { query: target.query } : {}),
           ...(target.csv ? { csv: true } : {}),
           ...(because.length > 0 ? { because } : {}),

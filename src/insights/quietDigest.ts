@@ -36,8 +36,8 @@ export function quietSettings(definition: ReportDefinition): QuietSettings | und
 }
 
 export interface QuietFacts {
-  /** The run's view: its headline KPIs and their deltas against the comparison. */
-  view: Pick<ReportView, 'headline' | 'comparison' | 'columns'>;
+  /** The run's view: its headline KPIs, their totals and their deltas against the comparison. */
+  view: Pick<ReportView, 'headline' | 'comparison' | 'columns' | 'totals' | 'rows'>;
   settings: QuietSettings;
   /** When this schedule last posted (a digest or an all-quiet note); undefined for its first post. */
   lastPostAt?: Date;
@@ -50,14 +50,19 @@ export interface QuietFacts {
 }
 
 export type QuietDecision =
-  /** Post the digest; `why` is what moved (for the log). */
-  | { post: true; why: string }
+  /**
+   * Post the digest; `why` is what moved (for the log); `missing`, the lines the digest shows for
+   * headline KPIs that have no value now (an outage is news, never quiet).
+   */
+  | { post: true; why: string; missing?: string[] }
   /** Do not post the digest: `reason` is recorded on the run; `allQuiet` posts the weekly note instead. */
   | { post: false; reason: string; allQuiet: boolean };
 
 /**
- * Whether a quiet digest posts. It posts on its schedule's first slot, when there is no comparison
- * to tell what moved, when a headline KPI moved at least `moved` (a rise from 0 counts), or when an
+ * Whether a quiet digest posts. It posts when a headline KPI has no value now (no rows, a NULL
+ * total, a rate whose base fell to 0: `missing` says so in the digest), on its schedule's first
+ * slot, when there is no comparison to tell what moved, when a headline KPI moved at least `moved`
+ * (a rise from 0 counts), or when an
  * incident opened since the last post; otherwise it is skipped, and at the first quiet slot of the
  * `allQuiet` weekday the weekly note goes out instead.
  *
@@ -66,9 +71,16 @@ export type QuietDecision =
  */
 export function quietDecision(facts: QuietFacts): QuietDecision {
   const { view, settings } = facts;
+  const label = (key: string) => view.columns.find((c) => c.key === key)?.label ?? key;
+  // A KPI with no value now (no rows, a NULL total, a rate whose base fell to 0) moved: an outage
+  // or a stopped campaign is what the channel most needs to hear about.
+  const missing = view.headline.filter((key) => !isNumber(view.totals?.[key]));
+  if (missing.length > 0) {
+    const lines = missing.map((key) => missingLine(label(key), view.rows.length === 0));
+    return { post: true, why: `no value: ${missing.map(label).join(', ')}`, missing: lines };
+  }
   if (facts.lastPostAt === undefined) return { post: true, why: 'the first post of this schedule' };
   if (!view.comparison) return { post: true, why: 'no comparison to tell what moved' };
-  const label = (key: string) => view.columns.find((c) => c.key === key)?.label ?? key;
   const moved = view.headline.flatMap((key) => {
     const delta = view.comparison?.totals[key];
     if (delta === undefined) return [];
@@ -88,6 +100,18 @@ export function quietDecision(facts: QuietFacts): QuietDecision {
     reason: `quiet: no headline KPI moved ${percentText(settings.moved)} or more vs ${vs}${incidents}`,
     allQuiet: settings.allQuiet === facts.weekday && facts.notedToday !== true,
   };
+}
+
+/** What the digest says of a headline KPI that has no value now. */
+export function missingLine(label: string, noRows: boolean): string {
+  return noRows
+    ? `${label}: no value. The Reporting Service returned no rows for this period.`
+    : `${label}: no value for this period (no data, or a rate whose base fell to 0).`;
+}
+
+function isNumber(cell: unknown): boolean {
+  if (typeof cell === 'number') return Number.isFinite(cell);
+  return typeof cell === 'string' && cell.trim() !== '' && Number.isFinite(Number(cell));
 }
 
 function percentText(fraction: number): string {

@@ -27,7 +27,14 @@ export interface SlotRun {
  * `skipped`, a slot that decided not to post (a quiet digest): the run is recorded as skipped with
  * that reason, perhaps with the ts of a short note posted instead.
  */
-export type SlotResult = { messageTs?: string } | { waitMs: number } | { skipped: string; messageTs?: string };
+export type SlotResult =
+  | { messageTs?: string }
+  /** `for: 'alerts'`: a quiet digest waits for its slot's alert evaluations (up to `ALERTS_WAIT_MS`). */
+  | { waitMs: number; for?: 'data' | 'alerts' }
+  | { skipped: string; messageTs?: string };
+
+/** How long a quiet digest may wait for the alert evaluations of its slot, whatever its `waitForData`. */
+export const ALERTS_WAIT_MS = 10 * 60_000;
 
 export interface GiveUp {
   spec: ScheduleSpec;

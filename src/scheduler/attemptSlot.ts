@@ -1,7 +1,7 @@
 import { ErrorCode, PivotbotError, storedError } from '../core/index.js';
 import type { Run, RunsRepository } from '../store/index.js';
 import { specRunKey } from './runKey.js';
-import type { SlotResult, SlotRun } from './Scheduler.js';
+import { ALERTS_WAIT_MS, type SlotResult, type SlotRun } from './Scheduler.js';
 import type { SchedulerRuntime } from './SlotDriver.js';
 import {
   type AttemptSlot,
@@ -85,7 +85,8 @@ async function runClaimed(deps: AttemptSlotDeps, step: SlotStep, run: Run): Prom
   try {
     result = await call;
     if ('waitMs' in result) {
-      const limit = spec.waitForData?.waitMs ?? 0;
+      const data = spec.waitForData?.waitMs ?? 0;
+      const limit = result.for === 'alerts' ? Math.max(data, ALERTS_WAIT_MS) : data;
       if (waitedMs + result.waitMs <= limit) return { waitMs: result.waitMs, run };
       throw new PivotbotError(
         ErrorCode.DataWaitOver,

@@ -14,7 +14,14 @@ import { createScheduleLanes } from './scheduleLanes.js';
 import { giveUpWith, recordWith, StoppedError } from './slotAttempt.js';
 import { dueSlots, slotEvents } from './slotMetrics.js';
 
-export type { GiveUp, Scheduler, ScheduleStatus, SlotResult, SlotRun } from './Scheduler.js';
+export {
+  ALERTS_WAIT_MS,
+  type GiveUp,
+  type Scheduler,
+  type ScheduleStatus,
+  type SlotResult,
+  type SlotRun,
+} from './Scheduler.js';
 
 export interface SchedulerDeps {
   /** Every schedule now (reports and subscriptions); called at start and on every wake-up. */

@@ -2,6 +2,7 @@
 
 export type { QueuedDelivery, QueuedSlot, SlotQueue } from '../store/index.js';
 export {
+  ALERTS_WAIT_MS,
   createScheduler,
   type GiveUp,
   type Scheduler,

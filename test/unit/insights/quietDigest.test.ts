@@ -2,8 +2,15 @@ import { type QuietFacts, quietDecision, quietSettings } from '../../../src/insi
 import type { ReportDefinition, ReportView } from '../../../src/reports/index.js';
 
 const delta = (percent: number | null, absolute: number | null = 1) => ({ previous: 100, absolute, percent });
-const view = (totals: Record<string, ReturnType<typeof delta>> | undefined): QuietFacts['view'] => ({
+const view = (
+  totals: Record<string, ReturnType<typeof delta>> | undefined,
+  current: { totals?: Record<string, number | null>; rows?: number } = {},
+): QuietFacts['view'] => ({
   headline: ['spend', 'installs'],
+  rows: Array.from({ length: current.rows ?? 3 }, () => ({})),
+  ...(current.totals === undefined && current.rows === 0
+    ? {}
+    : { totals: current.totals ?? { spend: 100, installs: 10 } }),
   columns: [
     { key: 'spend', label: 'Spend' },
     { key: 'installs', label: 'Installs' },
@@ -81,6 +88,27 @@ describe('quietDecision', () => {
         reason:
           'quiet: no headline KPI moved 25 % or more vs same day last week, and no incident opened since the last post',
         allQuiet: false,
+      },
+    ],
+    [
+      'a day with no rows: nothing to compare is news, not quiet',
+      { view: view({ spend: delta(null, null), installs: delta(null, null) }, { rows: 0 }) },
+      {
+        post: true,
+        why: 'no value: Spend, Installs',
+        missing: [
+          'Spend: no value. The Reporting Service returned no rows for this period.',
+          'Installs: no value. The Reporting Service returned no rows for this period.',
+        ],
+      },
+    ],
+    [
+      'a NULL total (a CPI whose installs fell to 0) moved',
+      { view: view({ spend: delta(0.01), installs: delta(null, null) }, { totals: { spend: 100, installs: null } }) },
+      {
+        post: true,
+        why: 'no value: Installs',
+        missing: ['Installs: no value for this period (no data, or a rate whose base fell to 0).'],
       },
     ],
     ['the first post of a schedule', { lastPostAt: undefined }, { post: true, why: 'the first post of this schedule' }],
