@@ -1,4 +1,11 @@
 // Alert rules at work: per-entity evaluation (thresholds, percent change, robust anomaly scores), the incident state machine, ack/snooze, backtests over past data, and the facts of alert summaries.
+export type {
+  AlertCondition,
+  AlertConditionPart,
+  AlertSeverity,
+  PacingCondition,
+  SimpleAlertCondition,
+} from './AlertCondition.js';
 export { type EntityPart, entityParts, incidentEntity } from './alertEntity.js';
 export {
   type AlertRequestOptions,

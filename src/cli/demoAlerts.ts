@@ -6,11 +6,17 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AlertTransition, durationMs, runRuleEvaluation, TREND_DAYS, type TrendShape } from '../alerts/index.js';
+import {
+  type AlertCondition,
+  type AlertTransition,
+  durationMs,
+  runRuleEvaluation,
+  TREND_DAYS,
+  type TrendShape,
+} from '../alerts/index.js';
 import { type Logger, toError } from '../core/index.js';
 import { alertMessageInput, type MessageContext } from '../insights/index.js';
 import {
-  type AlertCondition,
   alertChartSpec,
   alertParentMessage,
   alertReplyMessage,

@@ -4,20 +4,16 @@
  * one), so the Slack side only posts what it is given.
  */
 import {
+  type AlertCondition,
   type AlertTransition,
   type CompoundPart,
   type ConditionFacts,
   conditionRule,
   entityOwners,
   ruleMetricKey,
+  type SimpleAlertCondition,
 } from '../alerts/index.js';
-import type {
-  AlertCondition,
-  AlertMessageInput,
-  ChartImage,
-  FormatUnit,
-  SimpleAlertCondition,
-} from '../render/index.js';
+import type { AlertMessageInput, ChartImage, FormatUnit } from '../render/index.js';
 import { type AlertRule, compoundOf, describeColumn, type ReportOwners } from '../reports/index.js';
 import type { AlertIncident } from '../store/index.js';
 

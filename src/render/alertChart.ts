@@ -3,10 +3,9 @@
  * (and, for anomaly rules, both edges of the expected band), as a Chart.js spec for the same
  * renderer as digest charts. Built through `buildChartConfig` so it looks like every other chart.
  */
-import type { TrendShape } from '../alerts/index.js';
+import type { AlertCondition, TrendShape } from '../alerts/index.js';
 import type { Polarity } from '../reporting/index.js';
 import type { ReportView, ViewColumn } from '../view/index.js';
-import type { AlertCondition } from './blocks/alertMessages.js';
 import { buildChartConfig } from './buildChartConfig.js';
 import type { ChartSpec } from './chartStyle.js';
 import type { FormatUnit } from './format.js';

@@ -12,11 +12,8 @@ export {
 } from './blocks/actionIds.js';
 export { type AdhocOptions, adhocMessage } from './blocks/adhocMessage.js';
 export {
-  type AlertCondition,
-  type AlertConditionPart,
   type AlertMessageInput,
   type AlertReplyKind,
-  type AlertSeverity,
   type AlertState,
   alertMessage,
   alertParentMessage,
@@ -24,8 +21,6 @@ export {
   conditionText,
   formatWhen,
   mentionText,
-  type PacingCondition,
-  type SimpleAlertCondition,
 } from './blocks/alertMessages.js';
 export {
   type AlertsSummaryInput,

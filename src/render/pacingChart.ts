@@ -4,8 +4,8 @@
  * last point is the forecast the rule judged), the plan pro rata, and a dashed line at the edge of
  * the tolerance the forecast crossed (plan × (1 ± tolerance)): the forecast's path ends past it.
  */
+import type { PacingCondition } from '../alerts/index.js';
 import type { ReportView, ViewColumn } from '../view/index.js';
-import type { PacingCondition } from './blocks/alertMessages.js';
 import { monthName, shareText } from './blocks/pacingLine.js';
 import { buildChartConfig } from './buildChartConfig.js';
 import type { ChartSpec } from './chartStyle.js';

@@ -3,6 +3,7 @@
  * edited in place when it is acknowledged, snoozed or resolved) and the replies in its thread
  * (reminder, large move, reopened, resolved). Pure: the caller passes the clock and the facts.
  */
+import type { AlertCondition, AlertConditionPart, AlertSeverity } from '../../alerts/index.js';
 import { dateTimeFormat } from '../../core/index.js';
 import type { Polarity } from '../../reporting/index.js';
 import { type FormatUnit, formatValue } from '../format.js';
@@ -10,64 +11,13 @@ import { fitMessage } from '../slackLimits.js';
 import { ACTION_IDS, SNOOZE_ACTIONS } from './actionIds.js';
 import { imageBlock } from './digestMessage.js';
 import { elapsedSuffix, formatElapsed } from './jobProgressMessage.js';
-import { type PacingFigures, pacingStatement, shareText } from './pacingLine.js';
+import { pacingStatement, shareText } from './pacingLine.js';
 import { button, context, escapeMrkdwn, mrkdwn } from './text.js';
 import type { Block, ChartImage, SlackMessage } from './types.js';
 
-export type AlertSeverity = 'info' | 'warning' | 'critical';
 /** The parent's state; `opened`/`resolved` kept as the names the preview and older callers use. */
 export type AlertState = 'opened' | 'updated' | 'resolved';
 export type AlertReplyKind = 'reminder' | 'bigMove' | 'reopened' | 'resolved';
-
-/** One condition of a compound rule as the message shows it: its metric, value, and whether it holds. */
-export interface AlertConditionPart {
-  label: string;
-  unit: FormatUnit;
-  value: number | null;
-  breach: boolean;
-  condition: SimpleAlertCondition;
-}
-
-/** What the value was held against: one condition, or every condition of a compound rule. */
-export type AlertCondition =
-  | SimpleAlertCondition
-  | { kind: 'compound'; mode: 'all' | 'any'; parts: AlertConditionPart[] }
-  | PacingCondition;
-
-/** A pacing rule: the month's forecast (the value) against its plan, outside ±tolerance. */
-export interface PacingCondition extends PacingFigures {
-  kind: 'pacing';
-  /** 0.1 = ±10 %. */
-  tolerance: number;
-}
-
-/** What one metric's value was held against. */
-export type SimpleAlertCondition =
-  | { kind: 'above'; threshold: number; recovery?: number }
-  | { kind: 'below'; threshold: number; recovery?: number }
-  | { kind: 'equals'; target: number }
-  | {
-      kind: 'change';
-      /** Triggers as fractions: `above: 0.3` is a rise of more than 30 %, `below: -0.2` a fall of more than 20 %. */
-      above?: number;
-      below?: number;
-      /** The comparison period's value and how people name it: `previous period`, `same period last week`. */
-      comparisonValue: number | null;
-      against: string;
-      /** The relative change now (0.42 = +42 %). */
-      change?: number | null;
-    }
-  | {
-      kind: 'anomaly';
-      /** The expected band and its centre (median of the baseline). */
-      low: number;
-      high: number;
-      median: number;
-      /** Robust score: how many spreads away from the median. */
-      score: number;
-      /** `the same weekday of the last 4 weeks`. */
-      baseline: string;
-    };
 
 export interface AlertMessageInput {
   incidentId: string;

@@ -1,6 +1,6 @@
+import type { PacingCondition } from '../../../src/alerts/index.js';
 import {
   type PacingChartDay,
-  type PacingCondition,
   pacingChartAlt,
   pacingChartSpec,
   pacingChartView,
