@@ -12,6 +12,7 @@ import { ID_FILTERS } from './glossary.js';
 import { parseQuery } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
 import { adhocAstOf, fieldAstOf } from './queryOfDefinition.js';
+import { rowsUnsaid } from './rankWords.js';
 import { readEdit } from './readEdit.js';
 import { type FollowUpWords, readFollowUp } from './readFollowUp.js';
 
@@ -141,6 +142,7 @@ function answer(
   try {
     if (base.kind !== 'adhoc') return editCommand(base, words, options, glossary, flags);
     const q = structuredClone(base.ast);
+    const top = q.top;
     if (words.remove) removeFromQuery(q, words, glossary);
     else if (!special(q, words, glossary)) {
       const edit = readEdit(words.rest, glossary, sortWordOf(q), words.only);
@@ -154,6 +156,7 @@ function answer(
       );
     }
     fixSort(q);
+    if (q.top && q.top !== top && q.dimensions.length === 0) throw rowsUnsaid(said.replace(/[\s.!?…]+$/u, ''));
     if (q.metrics.length === 0)
       return notRead(
         base,

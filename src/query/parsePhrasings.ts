@@ -11,7 +11,6 @@ import type { Cursor } from './Cursor.js';
 import { COUNTRY_NAMES, countryCodeOf, isBareCountryCode, isCountryName } from './countries.js';
 import type { GlossaryIndex } from './GlossaryIndex.js';
 import { ID_FILTERS } from './glossary.js';
-import type { QueryError } from './QueryError.js';
 import type { Token } from './tokenize.js';
 
 /** Words that open a question and mean nothing to the query: "show me", "what was", "how many". */
@@ -287,19 +286,4 @@ export function idArticle(field: string): string {
     .replace(/([A-Z])/g, ' $1')
     .toLowerCase();
   return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words} id`;
-}
-
-/** `top 5 campaigns by spend`: how the rank word orders the metric. */
-export function rankOrder(word: string): { desc?: boolean; rank?: 'best' | 'worst' } {
-  if (word === 'top') return { desc: true };
-  if (word === 'bottom') return { desc: false };
-  return { rank: word === 'best' ? 'best' : 'worst' };
-}
-
-/** Throws the error for a rank phrase that names no metric. */
-export function rankError(c: Cursor, t: Token, rankWord: string): QueryError {
-  return c.error(
-    t,
-    `After "${rankWord} 5 campaigns", say by which metric: ${rankWord} 5 campaigns by spend yesterday.`,
-  );
 }

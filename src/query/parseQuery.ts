@@ -19,14 +19,22 @@ import {
   parseCompare,
   parseIdFilter,
   parseValues,
-  rankError,
-  rankOrder,
   SAME_WHAT,
 } from './parsePhrasings.js';
 import { atRange, parseRange } from './parseRange.js';
 import { atThreshold } from './parseThreshold.js';
 import { withoutFillers } from './politeness.js';
 import { QueryError } from './QueryError.js';
+import {
+  atRankClause,
+  checkCostRank,
+  parseRankClause,
+  rankAt,
+  rankError,
+  readRank,
+  rowCount,
+  rowsError,
+} from './rankWords.js';
 import { atSortWords, parseSortWords } from './sortWords.js';
 import { type Token, tokenize } from './tokenize.js';
 
@@ -48,8 +56,6 @@ export const CLAUSE_WORDS = [
   'vs',
 ] as const;
 const CLAUSES = new Set<string>(CLAUSE_WORDS);
-/** "top 5 campaigns by spend", "worst 3 exchanges by roas". */
-const RANK_WORDS = new Set(['top', 'bottom', 'best', 'worst']);
 /** "daily spend", "spend hourly": adverbs that add the date dimension at a granularity. */
 const BUCKET_WORDS = new Set(['daily', 'hourly', 'weekly', 'monthly', 'quarterly']);
 
@@ -84,7 +90,7 @@ function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
   /** "daily", "hourly": date dimensions that go after the `by` list. */
   const buckets: FieldAst[] = [];
   const rankWord = c.peekWord();
-  if (RANK_WORDS.has(rankWord) && (rankWord !== 'top' || c.peek(1).kind !== 'number' || c.peek(2).kind === 'word'))
+  if (rankAt(c) && (rankWord !== 'top' || c.peek(1).kind !== 'number' || c.peek(2).kind === 'word'))
     parseRanked(c, g, ast, buckets);
   // "campaigns by spend": the rows of a dimension, ranked by a metric, all of them.
   else if (c.peekWord(1) === 'by' && isDimensionWord(rankWord, g)) parseRanked(c, g, ast, buckets, false);
@@ -106,6 +112,10 @@ function parseAdhoc(c: Cursor, g: GlossaryIndex): AdhocAst {
     }
     if (atSortWords(c)) {
       ast.sort = parseSortWords(c);
+      continue;
+    }
+    if (atRankClause(c)) {
+      ({ top: ast.top, sort: ast.sort } = parseRankClause(c, g));
       continue;
     }
     if (parseLoose(c, ast, g)) continue;
@@ -266,27 +276,25 @@ function parseRanked(c: Cursor, g: GlossaryIndex, ast: AdhocAst, buckets: FieldA
     ast.sort = { key: first.alias ?? first.name, desc: true };
     return;
   }
-  const rank = c.next();
-  const word = rank.text.toLowerCase();
-  const n = c.peek();
-  let top = { value: 10, start: rank.start, end: rank.end };
-  if (n.kind === 'number') {
-    c.next();
-    if (!/^\d+$/.test(n.text) || Number(n.text) < 1 || Number(n.text) > 10_000)
-      throw c.error(n, `${word} takes a row count between 1 and 10000: ${word} 5 campaigns by spend`);
-    top = located(n, Number(n.text));
-  }
+  const at = c.peek();
+  const rank = readRank(c);
+  const top = c.peek().kind === 'number' ? rowCount(c, rank.words) : { value: 10, start: at.start, end: c.lastEnd() };
   ast.dimensions = parseFields(c, 'dimension', ast, g, buckets);
-  if (ast.dimensions.length === 0)
-    throw c.error(c.peek(), `After "${word} ${top.value}", say what to rank: ${word} ${top.value} campaigns by spend`);
-  ast.bySpan = { start: ast.dimensions[0]?.start ?? rank.start, end: c.lastEnd() };
-  if (c.peekWord() !== 'by') throw rankError(c, c.peek(), word);
+  // "worst 5 by cpi": which rows is not said (a thread reply ranks its parent's).
+  if (ast.dimensions.length === 0) {
+    const written = top.start === at.start ? rank.words : `${rank.words} ${top.value}`;
+    throw rowsError(c, c.peek(), written, c.peekWord() === 'by' ? c.peek(1).text : undefined);
+  }
+  ast.bySpan = { start: ast.dimensions[0]?.start ?? at.start, end: c.lastEnd() };
+  if (c.peekWord() !== 'by') throw rankError(c, c.peek(), rank.words, top.value);
   c.next();
+  const key = c.peek();
   ast.metrics = parseFields(c, 'metric', ast, g, buckets);
   const first = ast.metrics[0];
-  if (!first) throw rankError(c, c.peek(), word);
+  if (!first) throw rankError(c, c.peek(), rank.words, top.value);
+  checkCostRank(rank, key, g);
   ast.top = top;
-  ast.sort = { key: first.alias ?? first.name, ...rankOrder(word) };
+  ast.sort = { key: first.alias ?? first.name, ...rank.order };
 }
 
 function isBucket(word: string, g: GlossaryIndex): boolean {
@@ -311,7 +319,7 @@ function parseFields(
     const t = c.peek();
     const word = c.peekWord();
     if (t.kind !== 'word' || CLAUSES.has(word) || PHRASING_WORDS.has(word) || atRange(c)) break;
-    if (atSortWords(c) || atThreshold(c) || isFlagAfterAs(c)) break;
+    if (atSortWords(c) || atThreshold(c) || isFlagAfterAs(c) || atRankClause(c)) break;
     if (word === 'no' && isBareValue(c.peekWord(1), c.peek(1))) break;
     if (what === 'metric' && (word === 'ctv' || word === 'mobile')) break;
     if (PERIOD_OVER_PERIOD[word]) break;

@@ -10,10 +10,10 @@ import { metricSpec } from './compileQuery.js';
 import type { GlossaryIndex } from './GlossaryIndex.js';
 import { parseQuery } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
+import { rankOfWords } from './rankWords.js';
 
 /** A placeholder metric: the edit's clauses are read as if they followed it. */
 const PLACEHOLDER = 'spend ';
-const RANK_WORDS = new Set(['top', 'bottom', 'best', 'worst']);
 
 export interface Edit {
   /** The clauses read: where, range, compare, top, sort, having, tz, channel, mode, csv. */
@@ -38,19 +38,24 @@ export interface Edit {
 export function readEdit(rest: string, glossary: GlossaryIndex, sortWord: string, only: boolean): Edit {
   const words = rest.trim().split(/\s+/);
   const first = (words[0] ?? '').toLowerCase();
-  const ranked = RANK_WORDS.has(first) && words.length > 2 && words[2]?.toLowerCase() !== 'by';
-  const rankedByName = !RANK_WORDS.has(first) && words[1]?.toLowerCase() === 'by' && !isMetricWord(first, glossary);
+  // "top 5 campaigns", "most expensive 3 sources by cpi": the rows it names are ranked.
+  const rank = rankOfWords(words);
+  const rows = rank ? rank.length + (/^\d+$/.test(words[rank.length] ?? '') ? 1 : 0) : 0;
+  const ranked = rank !== undefined && words.length > rows && words[rows]?.toLowerCase() !== 'by';
+  const rankedByName = !rank && words[1]?.toLowerCase() === 'by' && !isMetricWord(first, glossary);
+  let failure: QueryError | undefined;
   if (ranked || rankedByName) {
     const read = tryParse(rest, glossary) ?? (ranked ? tryParse(`${rest} by ${sortWord}`, glossary) : undefined);
     if (read && read.dimensions.length > 0)
       return { ast: read, metrics: read.metrics, dimensions: read.dimensions, ranked: true, offset: 0 };
+    // What is wrong with the ranking ("cheapest 5 campaigns by installs") is what to say.
+    if (ranked && !read) failure = parseError(rest, glossary);
   }
   const whole = isMetricWord(first, glossary) ? tryParse(rest, glossary) : undefined;
   if (whole) return { ast: whole, metrics: whole.metrics, dimensions: whole.dimensions, ranked: false, offset: 0 };
   // "only US": the values filter as after "for"; "only last week" reads without it.
   // "only us", "same for us": lower-case codes filter after "for" only ("ok" alone is no country).
-  const prefixes = only && !RANK_WORDS.has(first) ? [`${PLACEHOLDER}for `, PLACEHOLDER] : [PLACEHOLDER];
-  let failure: QueryError | undefined;
+  const prefixes = only && !rank ? [`${PLACEHOLDER}for `, PLACEHOLDER] : [PLACEHOLDER];
   for (const prefix of prefixes) {
     try {
       const ast = parseQuery(prefix + rest, glossary);
@@ -62,6 +67,16 @@ export function readEdit(rest: string, glossary: GlossaryIndex, sortWord: string
     }
   }
   throw failure ?? new QueryError('There is nothing to read here.', 0, Math.max(1, rest.length));
+}
+
+function parseError(text: string, glossary: GlossaryIndex): QueryError | undefined {
+  try {
+    parseQuery(text, glossary);
+    return undefined;
+  } catch (error) {
+    if (error instanceof QueryError) return error;
+    throw error;
+  }
 }
 
 function tryParse(text: string, glossary: GlossaryIndex): AdhocAst | undefined {

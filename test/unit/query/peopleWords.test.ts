@@ -138,6 +138,61 @@ describe('the words people use', () => {
     ).toMatchObject({ text: 'installsCpi by siteName yesterday where siteBundle in (com.a.app, com.pub0.app)' });
   });
 
+  describe('rank words', () => {
+    it.each([
+      ['best 10 campaigns by roas', 'eventsRoas by campaign top 10 by eventsRoas desc'],
+      ['worst 5 campaigns by cpi', 'installsCpi by campaign top 5 by installsCpi desc'],
+      ['cheapest 5 campaigns by cpi', 'installsCpi by campaign top 5 by installsCpi asc'],
+      ['most expensive 3 sources by cpi', 'installsCpi by source top 3 by installsCpi desc'],
+      ['priciest 3 publishers by cpm last 7 days', 'cpm by siteName last_7_days top 3 by cpm desc'],
+      ['cheapest 5 campaigns by spend', 'spend by campaign top 5 by spend asc'],
+      ['cpi by campaign worst 5 by cpi', 'installsCpi by campaign top 5 by installsCpi desc'],
+      ['cpi by campaign worst 5', 'installsCpi by campaign top 5 by installsCpi desc'],
+      ['spend cpi by campaign cheapest 3', 'spend, installsCpi by campaign top 3 by installsCpi asc'],
+    ])('reads %j as %j', (said, meant) => {
+      expect(definitionOf(said)).toEqual(definitionOf(meant));
+    });
+
+    it.each([
+      ['worst 5 by cpi', 'say what to rank: worst 5 campaigns by cpi or worst 5 sources by cpi'],
+      ['top 5 by spend last 7 days', 'say what to rank: top 5 campaigns by spend'],
+      ['cheapest 5 campaigns by installs', '"cheapest" ranks by a cost (cpi, cpa, cpc, cpm or spend)'],
+      ['most expensive 3 sources by roas', 'eventsRoas is none'],
+    ])('refuses %j', (said, message) => {
+      expect(() => compileQuery(said, options)).toThrow(message);
+    });
+
+    it('ranks the parent’s rows in a thread', () => {
+      const parent = 'cpi by campaign last 7 days';
+      expect(applyFollowUp(parent, 'worst 5 by cpi', options)).toMatchObject({
+        text: 'installsCpi by campaign last_7_days top 5 by installsCpi desc',
+      });
+      expect(applyFollowUp(parent, 'cheapest 5', options)).toMatchObject({
+        text: 'installsCpi by campaign last_7_days top 5 by installsCpi asc',
+      });
+      expect(applyFollowUp(parent, 'most expensive 3 sources by cpi', options)).toMatchObject({
+        text: 'installsCpi by source last_7_days top 3 by installsCpi desc',
+      });
+      expect(applyFollowUp(parent, 'best 10 campaigns by roas', options)).toMatchObject({
+        text: 'installsCpi, eventsRoas by campaign last_7_days top 10 by eventsRoas desc',
+      });
+      expect(applyFollowUp('spend by campaign', 'cheapest 5 by cpi', options)).toMatchObject({
+        text: 'spend, installsCpi by campaign yesterday top 5 by installsCpi asc',
+      });
+    });
+
+    it('refuses a rank on one row, and a cheapest that is no cost, offering what would run', () => {
+      expect(applyFollowUp('cpi last 7 days', 'worst 5 by cpi', options)).toMatchObject({
+        kind: 'unknown',
+        suggestions: ['worst 5 campaigns by cpi', 'worst 5 sources by cpi'],
+      });
+      expect(applyFollowUp('installs by campaign', 'cheapest 5 by installs', options)).toMatchObject({
+        kind: 'unknown',
+        suggestions: ['top 5 by installs', 'bottom 5 by installs'],
+      });
+    });
+  });
+
   describe('a month comparison', () => {
     it('compares a month to date with the same days of the month before', () => {
       const compiled = compileQuery('spend MTD vs last month', options) as CompiledQuery;
