@@ -58,8 +58,17 @@ export interface PacingFacts {
   share: number;
   /** ±tolerance around the plan (0.1 = 10 %). */
   tolerance: number;
+  /** ±recovery: an open incident resolves once the forecast is back within it (absent in older incidents). */
+  recovery?: number;
   daysElapsed: number;
   daysInMonth: number;
+  /** The forecast's likely range (`forecastInterval`); absent in older incidents. */
+  low?: number;
+  high?: number;
+  /** Spend a day the rest of the month needs to land on plan. */
+  neededPerDay?: number;
+  /** Yesterday, when its data was still arriving and not counted. */
+  pending?: string;
 }
 
 /** What the value was held against, for messages: one condition, every condition of a compound rule, or a plan. */

@@ -58,7 +58,14 @@ export {
   jobProgressMessage,
 } from './blocks/jobProgressMessage.js';
 export { monospaceTable } from './blocks/monospace.js';
-export { monthName, type PacingFigures, pacingLine, pacingStatement, shareText } from './blocks/pacingLine.js';
+export {
+  monthName,
+  neededText,
+  type PacingFigures,
+  pacingLine,
+  pacingStatement,
+  shareText,
+} from './blocks/pacingLine.js';
 export { type BuiltTable, buildTable, type TableOptions, type TableStyle, tableCells } from './blocks/table.js';
 export { deltaText, escapeMrkdwn, mrkdwnContext, mrkdwnSection, TONE_EMOJI } from './blocks/text.js';
 export type * from './blocks/types.js';

@@ -116,13 +116,41 @@ const anomalySchema = z.strictObject({
   direction: z.enum(['up', 'down', 'any']).optional(),
 });
 
+/** An open pacing incident resolves once the forecast is back within this share of the tolerance. */
+export const PACING_RECOVERY_SHARE = 0.5;
+
 /**
  * Budget pacing: the month-end forecast of spend against the month's plan (`budgets:`), outside
- * ±`tolerance` of it. Judged only once the month has 3 complete days.
+ * ±`tolerance` of it; an open incident resolves once back within ±`recovery` (default half the
+ * tolerance), so a forecast hovering at the edge does not open and resolve on alternate days.
+ * Judged only once the month has 3 complete days.
  */
-const pacingSchema = z.strictObject({
-  tolerance: percentText.refine((t) => t > 0 && t < 10, 'must be a positive percentage, like 10%'),
-});
+const pacingSchema = z
+  .strictObject({
+    tolerance: percentText.refine((t) => t > 0 && t < 10, 'must be a positive percentage, like 10%'),
+    recovery: percentText.optional(),
+  })
+  .superRefine((p, ctx) => {
+    if (p.recovery === undefined) return;
+    if (p.recovery <= 0) {
+      ctx.addIssue({ code: 'custom', path: ['recovery'], message: 'must be a positive percentage, like 5%' });
+    } else if (p.recovery > p.tolerance) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recovery'],
+        message: `must not be wider than the tolerance (${Math.round(p.tolerance * 1000) / 10}%): an incident resolves once the forecast is back within it`,
+      });
+    }
+  });
+
+/**
+ * A pacing rule's recovery band: `recovery`, or half the tolerance.
+ *
+ * @example pacingRecovery({ tolerance: 0.1 }) // 0.05
+ */
+export function pacingRecovery(pacing: { tolerance: number; recovery?: number | undefined }): number {
+  return pacing.recovery ?? pacing.tolerance * PACING_RECOVERY_SHARE;
+}
 
 type RecoveryValue = number | { percent: number };
 
@@ -232,7 +260,10 @@ export const alertSchema = z
         ctx.addIssue({
           code: 'custom',
           path: [field],
-          message: `a pacing rule judges the month's spend forecast against its plan (budgets:); remove ${field}, or write it as another rule`,
+          message:
+            field === 'recovery'
+              ? 'a pacing rule writes its recovery band inside pacing: { tolerance: 10%, recovery: 5% }'
+              : `a pacing rule judges the month's spend forecast against its plan (budgets:); remove ${field}, or write it as another rule`,
         });
       }
       return;

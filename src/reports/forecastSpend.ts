@@ -13,9 +13,15 @@ export interface DayValue {
 export interface MonthForecast {
   /** `YYYY-MM`. */
   month: string;
-  /** The month so far: the complete days before `today`. */
+  /** The month so far: the complete days before `today` (a day still arriving is not one). */
   spent: number;
+  /** The days counted in `spent`. */
   daysElapsed: number;
+  /**
+   * Yesterday (`YYYY-MM-DD`) when its data looks still to be arriving (`pendingDay`): not counted
+   * in `spent` as a short or zero day, but forecast like the days left.
+   */
+  pending?: string;
   daysInMonth: number;
   /** spent + the run rate times the weights of the days left (today included). */
   forecast: number;
@@ -28,6 +34,11 @@ export interface MonthForecast {
 const DAY_MS = 86_400_000;
 /** The days before `today` whose weekday shape weighs the run rate. */
 export const WEIGHT_DAYS = 28;
+/**
+ * Yesterday counts as arrived once it holds at least this share of the same weekday a week
+ * earlier: the share `schedule.waitForData` waits for by default.
+ */
+export const ARRIVED_SHARE = 0.5;
 
 const epochDay = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const weekdayOf = (day: number): number => new Date(day * DAY_MS).getUTCDay();
@@ -41,7 +52,10 @@ const weekdayOf = (day: number): number => new Date(day * DAY_MS).getUTCDay();
  * - rate = spent ÷ Σ w over the month's elapsed days (the complete days before today);
  * - forecast = spent + rate × Σ w over the days left, today included.
  *
- * Undefined on the 1st (no complete day yet). A missing day counts as 0.
+ * Yesterday, whose data may still be arriving, is not counted while it is missing or below half
+ * of the same weekday a week earlier (`pendingDay`): it is then one of the days left. Any other
+ * missing day counts as 0. Undefined on the 1st (no complete day yet), and on the 2nd while the
+ * 1st is still arriving.
  *
  * @example forecastMonthEnd(days, '2026-11-11') // { spent: 41_200, daysElapsed: 10, forecast: 117_600, method: 'weekday', … }
  */
@@ -49,16 +63,33 @@ export function forecastMonthEnd(days: readonly DayValue[], today: string): Mont
   const run = runRate(days, today);
   if (run === undefined) return undefined;
   let leftWeight = 0;
-  for (let day = run.now; day <= run.last; day++) leftWeight += run.w(day);
+  for (let day = run.counted; day <= run.last; day++) leftWeight += run.w(day);
   return {
     month: run.month,
     spent: run.spent,
-    daysElapsed: run.now - run.first,
+    daysElapsed: run.counted - run.first,
     daysInMonth: run.last - run.first + 1,
+    ...(run.counted < run.now ? { pending: dateOf(run.counted) } : {}),
     forecast: run.spent + run.rate * leftWeight,
     method: run.shaped ? 'weekday' : 'flat',
     weights: run.weights,
   };
+}
+
+const dateOf = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * Whether yesterday's data looks still to be arriving: no value, or below `ARRIVED_SHARE` of the
+ * same weekday a week earlier (when that day spent anything). Only yesterday is checked, as
+ * `schedule.waitForData` checks only a range that ended within the last day: an older short day
+ * is a real one (a paused campaign), and counts.
+ *
+ * @example pendingDay(byDay, epochDay('2026-11-20')) // true when 19 Nov has no row and 12 Nov spent 1,200
+ */
+function pendingDay(byDay: ReadonlyMap<number, number>, now: number): boolean {
+  const weekEarlier = byDay.get(now - 8) ?? 0;
+  if (weekEarlier <= 0) return false;
+  return (byDay.get(now - 1) ?? 0) < ARRIVED_SHARE * weekEarlier;
 }
 
 /** One day of the month as the pacing chart draws it: all three values are at the day's end. */
@@ -89,14 +120,14 @@ export function pacingPath(days: readonly DayValue[], today: string, plan: numbe
   let ahead = run.spent;
   for (let day = run.first; day <= run.last; day++) {
     const n = day - run.first + 1;
-    const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
-    const complete = day < run.now;
+    const date = dateOf(day);
+    const complete = day < run.counted;
     if (complete) spent += run.byDay.get(day) ?? 0;
     else ahead += run.rate * run.w(day);
     out.push({
       date,
       spent: complete ? spent : null,
-      forecast: day >= run.now - 1 ? (complete ? spent : ahead) : null,
+      forecast: day >= run.counted - 1 ? (complete ? spent : ahead) : null,
       plan: (plan * n) / daysInMonth,
     });
   }
@@ -113,17 +144,20 @@ function runRate(days: readonly DayValue[], today: string) {
   if (now <= first) return undefined;
   const byDay = new Map<number, number>();
   for (const d of days) byDay.set(epochDay(d.date), (byDay.get(epochDay(d.date)) ?? 0) + d.value);
-  const shaped = weekdayWeights(byDay, now);
+  // The first day not counted: today, or yesterday while its data is still arriving.
+  const counted = pendingDay(byDay, now) ? now - 1 : now;
+  if (counted <= first) return undefined;
+  const shaped = weekdayWeights(byDay, counted);
   const weights = shaped ?? [1, 1, 1, 1, 1, 1, 1];
   const w = (day: number) => weights[weekdayOf(day)] ?? 1;
   let spent = 0;
   let elapsedWeight = 0;
-  for (let day = first; day < now; day++) {
+  for (let day = first; day < counted; day++) {
     spent += byDay.get(day) ?? 0;
     elapsedWeight += w(day);
   }
   const rate = elapsedWeight > 0 ? spent / elapsedWeight : 0;
-  return { month, first, last, now, byDay, shaped, weights, w, spent, rate };
+  return { month, first, last, now, counted, byDay, shaped, weights, w, spent, rate };
 }
 
 function weekdayWeights(byDay: ReadonlyMap<number, number>, now: number): number[] | undefined {

@@ -6,6 +6,8 @@ export {
   type AlertRule,
   alertSchema,
   compoundOf,
+  PACING_RECOVERY_SHARE,
+  pacingRecovery,
   type RuleCondition,
   ruleChange,
 } from './alertSchema.js';
@@ -20,6 +22,14 @@ export { type CsvColumn, csvCell, csvLine, toCsv, writeCsv } from './csv.js';
 export { describeColumn, humanize, totalsFromRows } from './describeColumns.js';
 export { findReport } from './findReport.js';
 export {
+  errorQuantiles,
+  FORECAST_ERROR_QUANTILES,
+  type ForecastInterval,
+  forecastInterval,
+  INTERVAL_LEVEL,
+} from './forecastInterval.js';
+export {
+  ARRIVED_SHARE,
   type DayValue,
   forecastMonthEnd,
   type MonthForecast,

@@ -76,7 +76,7 @@ const KEYS: Record<string, readonly string[]> = {
   'alerts.*.change': ['vs', 'above', 'below'],
   'alerts.*.anomaly': ['baseline', 'weeks', 'sensitivity', 'direction'],
   'alerts.*.check': ['cron', 'timezone'],
-  'alerts.*.pacing': ['tolerance'],
+  'alerts.*.pacing': ['tolerance', 'recovery'],
   'alerts.*.minVolume': ['metric', 'value'],
   'alerts.*.all.*': CONDITION,
   'alerts.*.any.*': CONDITION,

@@ -147,8 +147,14 @@ const pacingFactsSchema = z.object({
   forecast: z.number(),
   share: z.number(),
   tolerance: z.number(),
+  recovery: z.number().exactOptional(),
   daysElapsed: z.number().int(),
   daysInMonth: z.number().int(),
+  /** The forecast's likely range, what the plan needs a day, a day still arriving (absent before they existed). */
+  low: z.number().exactOptional(),
+  high: z.number().exactOptional(),
+  neededPerDay: z.number().exactOptional(),
+  pending: text.exactOptional(),
 });
 
 const conditionFactsSchema = z.union([

@@ -11,7 +11,7 @@ import { fitMessage } from '../slackLimits.js';
 import { ACTION_IDS, SNOOZE_ACTIONS } from './actionIds.js';
 import { imageBlock } from './digestMessage.js';
 import { elapsedSuffix, formatElapsed } from './jobProgressMessage.js';
-import { pacingStatement, shareText } from './pacingLine.js';
+import { neededText, pacingStatement, shareText } from './pacingLine.js';
 import { button, context, escapeMrkdwn, mrkdwn } from './text.js';
 import type { Block, ChartImage, SlackMessage } from './types.js';
 
@@ -152,7 +152,8 @@ function statement(input: AlertMessageInput, was = '', is = 'is', again = ''): s
   const c = input.condition;
   if (c.kind === 'pacing') {
     // The value is the forecast, which the condition's words already say.
-    return `*${escapeMrkdwn(input.metric.label)}* ${escapeMrkdwn(pacingStatement(c))}${again}, outside ±${shareText(c.tolerance)}`;
+    const needs = neededText(c);
+    return `*${escapeMrkdwn(input.metric.label)}* ${escapeMrkdwn(pacingStatement(c))}${again}, outside ±${shareText(c.tolerance)}${needs ? `; ${escapeMrkdwn(needs)}` : ''}`;
   }
   if (c.kind !== 'compound') {
     const value = formatValue(input.value, input.metric.unit);
@@ -177,7 +178,7 @@ function recoveryText(input: AlertMessageInput): string {
   if (c.kind === 'below') return `back at or above ${formatValue(c.recovery ?? c.threshold, unit)}`;
   if (c.kind === 'anomaly') return `back within ${formatValue(c.low, unit)} – ${formatValue(c.high, unit)}`;
   if (c.kind === 'equals') return `no longer ${formatValue(c.target, unit)}`;
-  if (c.kind === 'pacing') return `back within ±${shareText(c.tolerance)} of plan`;
+  if (c.kind === 'pacing') return `back within ±${shareText(c.recovery ?? c.tolerance)} of plan`;
   return 'back within range';
 }
 

@@ -139,9 +139,10 @@ describe('pacing rule and pacing line, end to end', () => {
     const said = text(posted[0] as StoredMessage);
     expect(said).toContain('Spend off plan');
     expect(said).toContain(
-      `*Spend* forecast ${money(us.forecast)} for November 2026, ${Math.round(us.share * 100)} % of the ${money(us.plan)} plan`,
+      `*Spend* forecast ${money(us.forecast)} (likely ${money(us.low)}–${money(us.high)}) for November 2026, ${Math.round(us.share * 100)} % of the ${money(us.plan)} plan`,
     );
-    expect(said).toContain(`spent in 19 of 30 days), outside ±10 %`);
+    // Three times the month's spend has used up the plan already: nothing left to need a day.
+    expect(said).toContain(`spent in 19 of 30 days), outside ±10 %; the ${money(us.plan)} plan is spent already`);
     const open = harness.bot.store.incidents.listOpen();
     expect(open.map((i) => i.reportId)).toEqual(['us-pacing']);
     // The plan in the YAML is the forecast to the cent.
@@ -170,7 +171,8 @@ describe('pacing rule and pacing line, end to end', () => {
     const us = await countryPacing(clientOf(harness.sandbox), 'US', plans.US as number);
     const line =
       `Spend ${money(us.spent)}, pacing ${Math.round(us.share * 100)} % of the ${money(us.plan)} plan` +
-      ` (forecast ${money(us.forecast)}) · November 2026, 19 of 30 days`;
+      ` (forecast ${money(us.forecast)}, likely ${money(us.low)}–${money(us.high)}) · November 2026, 19 of 30 days` +
+      ` · the ${money(us.plan)} plan is spent already`;
     expect(text(digests()[0] as StoredMessage)).toContain(line);
   }, 60_000);
 });

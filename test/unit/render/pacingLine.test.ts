@@ -29,6 +29,16 @@ describe('the pacing line', () => {
       november(80_000, 240_000, 200_000, 10),
       'Spend $80K, pacing 120 % of the $200K plan (forecast $240K) · November 2026, 10 of 30 days',
     ],
+    [
+      'with the forecast interval and what the plan needs',
+      { ...november(41_200, 117_600, 120_000), low: 113_000, high: 123_500, neededPerDay: 3_940 },
+      'Spend $41.2K, pacing 98 % of the $120K plan (forecast $117.6K, likely $113K–$123.5K) · November 2026, 10 of 30 days · needs $3.9K a day for the rest of the month to land on plan',
+    ],
+    [
+      'yesterday still arriving, and the plan spent already',
+      { ...november(130_000, 150_000, 120_000, 9), pending: '2026-11-10', neededPerDay: 0 },
+      'Spend $130K, pacing 125 % of the $120K plan (forecast $150K) · November 2026, 9 of 30 days (10 Nov still arriving) · the $120K plan is spent already',
+    ],
   ])('%s', (_name, figures, expected) => {
     expect(pacingLine(figures)).toBe(expected);
   });

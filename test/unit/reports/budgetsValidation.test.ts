@@ -20,6 +20,8 @@ describe('pivotbot validate: budgets and pacing rules', () => {
       months: { '2026-11': 120000, '2026-12': 150000.5 },
     });
     expect(result.report?.definition.alerts[0]?.pacing).toEqual({ tolerance: 0.1 });
+    const banded = parsed(text.replace('{ tolerance: 10% }', '{ tolerance: 10%, recovery: 4% }'));
+    expect(banded.report?.definition.alerts[0]?.pacing).toEqual({ tolerance: 0.1, recovery: 0.04 });
   });
 
   it.each([
@@ -67,7 +69,17 @@ describe('pivotbot validate: budgets and pacing rules', () => {
     [
       'a misspelt pacing field',
       'budgets: { months: { "2026-11": 1 } }\nalerts:\n  - id: off-plan\n    pacing: { tolerence: 10% }\n',
-      /alerts\[0\]\.pacing\.tolerence: unknown field "tolerence" \(allowed: tolerance\)\. Did you mean "tolerance"\?/,
+      /alerts\[0\]\.pacing\.tolerence: unknown field "tolerence" \(allowed: tolerance, recovery\)\. Did you mean "tolerance"\?/,
+    ],
+    [
+      'a recovery band wider than the tolerance',
+      'budgets: { months: { "2026-11": 1 } }\nalerts:\n  - id: off-plan\n    pacing: { tolerance: 10%, recovery: 12% }\n',
+      /alerts\[0\]\.pacing\.recovery: must not be wider than the tolerance \(10%\)/,
+    ],
+    [
+      'a recovery beside pacing instead of inside it',
+      'budgets: { months: { "2026-11": 1 } }\nalerts:\n  - id: off-plan\n    recovery: 5%\n    pacing: { tolerance: 10% }\n',
+      /alerts\[0\]\.recovery: a pacing rule writes its recovery band inside pacing: \{ tolerance: 10%, recovery: 5% \}/,
     ],
     [
       'a misspelt budgets at the top',

@@ -57,6 +57,40 @@ describe('forecastMonthEnd', () => {
     expect(gap?.forecast).toBeLessThan(all?.forecast ?? 0);
   });
 
+  it.each<[string, number | undefined]>([
+    ['no row for yesterday', undefined],
+    ['yesterday at 30 % of the same weekday a week earlier', 30],
+  ])(
+    'does not count yesterday while its data is still arriving (%s): it is forecast like the days left',
+    (_name, yesterday) => {
+      const arrived = days('2026-10-01', 41, flat);
+      const arriving = arrived.filter((d) => d.date !== '2026-11-10');
+      if (yesterday !== undefined) arriving.push({ date: '2026-11-10', value: yesterday });
+      const result = forecastMonthEnd(arriving, '2026-11-11');
+      expect(result).toMatchObject({ spent: 900, daysElapsed: 9, pending: '2026-11-10' });
+      // Not a zero day: the same forecast as with the day in.
+      expect(result?.forecast).toBeCloseTo(forecastMonthEnd(arrived, '2026-11-11')?.forecast ?? 0, 6);
+    },
+  );
+
+  it('counts yesterday once it holds half of the same weekday a week earlier, and any older gap as a real one', () => {
+    const values = days('2026-10-01', 41, flat).map((d) => (d.date === '2026-11-10' ? { ...d, value: 50 } : d));
+    expect(forecastMonthEnd(values, '2026-11-11')).toMatchObject({ spent: 950, daysElapsed: 10 });
+    expect(forecastMonthEnd(values, '2026-11-11')?.pending).toBeUndefined();
+    const older = days('2026-10-01', 41, flat).filter((d) => d.date !== '2026-11-09');
+    expect(forecastMonthEnd(older, '2026-11-11')).toMatchObject({ spent: 900, daysElapsed: 10 });
+  });
+
+  it('counts a missing yesterday when the same weekday a week earlier spent nothing either', () => {
+    const values = days('2026-10-01', 41, flat).filter((d) => d.date !== '2026-11-10' && d.date !== '2026-11-03');
+    expect(forecastMonthEnd(values, '2026-11-11')).toMatchObject({ spent: 800, daysElapsed: 10 });
+  });
+
+  it('has nothing to say on the 2nd while the 1st is still arriving', () => {
+    const values = days('2026-10-01', 31, flat);
+    expect(forecastMonthEnd(values, '2026-11-02')).toBeUndefined();
+  });
+
   it('has nothing to say on the 1st', () => {
     expect(forecastMonthEnd(days('2026-10-01', 31, flat), '2026-11-01')).toBeUndefined();
   });

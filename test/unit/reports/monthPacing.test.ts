@@ -1,4 +1,5 @@
 import {
+  errorQuantiles,
   monthPacing,
   type PacingPlan,
   pacingPlan,
@@ -79,6 +80,16 @@ describe('monthPacing: the forecast from the rows, against the plan', () => {
   it('reads spend written as text, and skips rows without a date or a number', () => {
     const mixed = [...rows.slice(0, 40), { date: '2026-11-10', spend: '100' }, { date: null, spend: 5 }];
     expect(monthPacing(mixed, plan)).toMatchObject({ spent: 1000, share: 1 });
+  });
+
+  it('carries the forecast interval from the backtest table, and what the plan needs a day', () => {
+    const pacing = monthPacing(rows, plan);
+    const [low, high] = errorQuantiles(20);
+    expect(pacing?.low).toBeCloseTo(3000 * (1 + low), 6);
+    expect(pacing?.high).toBeCloseTo(3000 * (1 + high), 6);
+    // (3000 − 1000) over the 20 days left, today included.
+    expect(pacing?.neededPerDay).toBeCloseTo(100, 9);
+    expect(monthPacing(rows, { ...plan, plan: 900 })?.neededPerDay).toBe(0);
   });
 
   it("is undefined on the month's first day", () => {
