@@ -4,13 +4,13 @@
  * budget pacing (decided in `insights/`), then the post (`postView.ts`) and the explanation in its
  * thread.
  */
-import { type ExplainedReport, explainMoved, reportPacing } from '../insights/index.js';
 import type { AsyncPivot } from '../reporting/index.js';
 import { type ReportView, runReport } from '../reports/index.js';
 import { countExplanation } from './alertMetrics.js';
 import type { DeliveryDeps, RunPlace } from './DeliveryDeps.js';
+import { digestContent } from './digestContent.js';
 import { failJob, finishJob, type JobProgress, startJob, updateProgress } from './jobProgress.js';
-import { becauseLines, postExplanation } from './postExplanation.js';
+import { postExplanation } from './postExplanation.js';
 import { postView } from './postView.js';
 import type { Delivered, GateAnswer, NotPosted, RunTarget } from './RunTarget.js';
 import { inRunDir, runDeps } from './runDir.js';
@@ -51,7 +51,20 @@ export async function runAndDeliver(
       const gated = progress ? undefined : target.gate?.(view);
       if (gated && !gated.post) return await postInsteadOfResult(view, gated, target, place, deps);
       const threadTs = progress?.ts ?? place.threadTs;
-      const { explained, because, pacing } = await whatTheResultSays(view, target, deps);
+      // A named report's digest says why its KPIs moved and how its budget paces, as every door does.
+      const { explained, because, pacing } =
+        target.query === undefined
+          ? await digestContent(
+              view,
+              {
+                report: target.report,
+                asOf: target.asOf ?? deps.clock(),
+                explain: target.explain === true,
+                ...(target.range !== undefined ? { range: target.range } : {}),
+              },
+              { ...deps, signal: deps.signal },
+            )
+          : { because: [] as string[], explained: undefined, pacing: undefined };
       const notices = [...(target.post?.notices ?? []), ...(gated?.notices ?? [])];
       const { ts: messageTs, channel } = await postView(
         view,
@@ -108,26 +121,4 @@ async function postInsteadOfResult(
       })
     : undefined;
   return { view, skipped: gated.reason, ...(note ? { messageTs: note.ts } : {}) };
-}
-
-/** The result's explanation ("because" lines) when asked for, and its budget pacing line for a named report. */
-async function whatTheResultSays(
-  view: ReportView,
-  target: RunTarget,
-  deps: DeliveryDeps,
-): Promise<{
-  explained: ExplainedReport | undefined;
-  because: string[];
-  pacing: Awaited<ReturnType<typeof reportPacing>>;
-}> {
-  const explained = target.explain
-    ? await explainMoved(view, { report: target.report, asOf: target.asOf ?? deps.clock(), range: target.range }, deps)
-    : undefined;
-  const because = explained ? becauseLines(explained) : [];
-  // A named report with a plan for this month says how its spend paces (ad-hoc queries have none).
-  const pacing =
-    target.query === undefined
-      ? await reportPacing(target.report, target.asOf ?? deps.clock(), { ...deps, signal: deps.signal })
-      : undefined;
-  return { explained, because, pacing };
 }

@@ -7,6 +7,7 @@ export { type DigestDeps, deliverDigest, postDigestFailure } from './deliverDige
 export { deliverOwedAlerts } from './deliverOwedAlerts.js';
 export { runAndDeliver } from './deliverRun.js';
 export { deliverTransitions } from './deliverTransitions.js';
+export { type DigestContent, digestContent } from './digestContent.js';
 export { evaluateAlertSlot } from './evaluateAlertSlot.js';
 export { becauseLines, type PostExplanationDeps, postExplanation } from './postExplanation.js';
 export { postView } from './postView.js';

@@ -3,6 +3,8 @@ export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** The clock a command's ranges are relative to (tests pin it); default the system's. */
+  now?: () => Date;
 }
 
 /** Thrown by a command that has printed its outcome and must end with a non-zero status. */

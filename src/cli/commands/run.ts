@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { configSecrets, loadConfig } from '../../config/index.js';
 import { ConfigError } from '../../core/index.js';
-import { postView } from '../../delivery/index.js';
+import { digestContent, postView } from '../../delivery/index.js';
 import { sharedChartRenderer } from '../../render/index.js';
 import { findReport, formatViewTable, loadReports, type RangeSpec, runReport } from '../../reports/index.js';
 import { slackGatewayFor } from '../../slackapi/index.js';
@@ -47,13 +47,15 @@ export function registerRun(program: Command, io: CliIo): void {
         throw new CommandExit(1);
       }
       const started = performance.now();
+      // One instant for the run and its lines (ranges, the comparison, the month's pacing).
+      const asOf = io.now?.() ?? new Date();
       const reporting = await openReporting(config, logger);
       try {
         const view = await runReport(
           report,
           {
             client: reporting.client,
-            now: () => new Date(),
+            now: () => asOf,
             outDir: flags.out,
             logger,
             defaultTimeZone: config.timezone,
@@ -64,7 +66,16 @@ export function registerRun(program: Command, io: CliIo): void {
           },
         );
         const charts = sharedChartRenderer();
-        const written = await writeDigestFiles(view, flags.out, charts);
+        // The scheduled digest's lines: why its KPIs moved, how its budget paces (digestContent).
+        const content = await digestContent(
+          view,
+          { report, asOf, explain: true, ...(flags.range !== undefined ? { range: flags.range as RangeSpec } : {}) },
+          { client: reporting.client, logger, defaultTimeZone: config.timezone, clock: () => asOf },
+        );
+        const written = await writeDigestFiles(view, flags.out, charts, {
+          because: content.because,
+          ...(content.pacing ? { pacing: content.pacing } : {}),
+        });
         io.out(formatViewTable(view));
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         const files = [...written.files, `${view.reportId}.json`].map((f) => join(flags.out, f)).join(', ');
@@ -74,7 +85,11 @@ export function registerRun(program: Command, io: CliIo): void {
           for (const channel of channels) {
             const { ts } = await postView(
               view,
-              { csv: report.definition.deliver?.csv !== false },
+              {
+                csv: report.definition.deliver?.csv !== false,
+                ...(content.because.length > 0 ? { because: content.because } : {}),
+                ...(content.pacing ? { pacing: content.pacing } : {}),
+              },
               { channel, user: 'pivotbot-cli' },
               {
                 slack: gateway,

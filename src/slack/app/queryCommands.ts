@@ -192,6 +192,8 @@ export class QueryCommands {
         {
           report,
           ...(compiled.range !== undefined ? { range: compiled.range } : {}),
+          // A named report answers with the digest the schedule posts: its "because" lines too.
+          explain: true,
           post,
           ...(how.csv ? { csv: true } : {}),
         },
