@@ -115,10 +115,14 @@ function parseSample(line: string, fail: (why: string) => never): Sample {
   return { name, labels, value: parseValue(parts[1], fail) };
 }
 
+/**
+ * A sample's value as Prometheus reads it (Go's `strconv.ParseFloat`): `Inf`, `Infinity` and `NaN`
+ * in any case — prom-client writes `Nan` for a summary with no observations yet.
+ */
 function parseValue(text: string, fail: (why: string) => never): number {
-  if (text === '+Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (text === 'NaN') return Number.NaN;
+  if (/^\+?inf(inity)?$/i.test(text)) return Number.POSITIVE_INFINITY;
+  if (/^-inf(inity)?$/i.test(text)) return Number.NEGATIVE_INFINITY;
+  if (/^nan$/i.test(text)) return Number.NaN;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) fail(`bad number ${text}`);
   return Number(text);
 }

@@ -44,6 +44,15 @@ describe('createMetrics', () => {
 });
 
 describe('parsePrometheusText', () => {
+  it('reads special values as Prometheus does, in any case', () => {
+    const families = parsePrometheusText('# TYPE g gauge\ng{a="1"} Nan\ng{a="2"} +Inf\ng{a="3"} -inf\n');
+    expect(families.get('g')?.samples.map((s) => s.value)).toEqual([
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+    ]);
+  });
+
   it.each([
     ['a sample of no declared family', 'pivotbot_x 1\n'],
     ['a bad number', '# TYPE x counter\nx one\n'],
