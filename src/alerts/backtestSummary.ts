@@ -2,7 +2,8 @@
  * A backtest in one sentence, for the terminal and Slack alike: "would have fired on 3 of the
  * last 30 days (Nov 4, Nov 12, Nov 20) for 2 entities". Pure.
  */
-import type { BacktestResult } from './backtestRule.js';
+import { type AlertRule, compoundOf } from '../reports/index.js';
+import type { BacktestPoint, BacktestResult } from './backtestRule.js';
 import type { ConditionFacts } from './types.js';
 
 /** Days named in the sentence at most; more are counted. */
@@ -77,4 +78,59 @@ export function conditionText(facts: ConditionFacts): string {
 /** A value as the backtest lines print it. */
 export function backtestValue(n: number): string {
   return amount(n);
+}
+
+/**
+ * The backtest narrowed to one entity (a watch of one row): its events, days and series only.
+ *
+ * @example backtestOfEntity(result, 'countryCode=BR').firedDays // ['2026-11-20']
+ */
+export function backtestOfEntity(result: BacktestResult, entityKey: string): BacktestResult {
+  const events = result.events.filter((e) => e.entityKey === entityKey);
+  const line = result.series.get(entityKey);
+  const opened = events.filter((e) => e.kind === 'open' || e.kind === 'reopen');
+  const breachDays = new Set<string>();
+  const dayOfEvaluation = new Map(result.events.map((e) => [e.rangeFrom, e.day]));
+  for (const p of line?.points ?? []) if (p.breach) breachDays.add(dayOfEvaluation.get(p.at) ?? p.at.slice(0, 10));
+  return {
+    ...result,
+    events,
+    firedDays: [...new Set(opened.map((e) => e.day))].sort(),
+    breachDays: [...breachDays].sort(),
+    entities: result.entities.filter((e) => e.entityKey === entityKey),
+    openAtEnd: ['open', 'reopen'].includes(
+      events.filter((e) => e.kind !== 'remind' && e.kind !== 'bigMove').at(-1)?.kind ?? '',
+    )
+      ? 1
+      : 0,
+    series: line ? new Map([[entityKey, line]]) : new Map(),
+  };
+}
+
+/**
+ * What a backtest's chart draws: the entity that opened the most incidents (else the first
+ * judged), its judged values at each range's start, and the rule's line when it has a fixed one
+ * (above, below, equals; a compound rule's first condition's). Anomaly bands, changes and plans
+ * move from one evaluation to the next: no line.
+ *
+ * @example backtestChartLine(result, rule) // { entityKey: 'countryCode=BR', label: 'Country BR', metric: 'spend', points: [...], threshold: 500 }
+ */
+export function backtestChartLine(
+  result: BacktestResult,
+  rule: AlertRule,
+): { entityKey: string; label: string; metric: string; points: BacktestPoint[]; threshold?: number } | undefined {
+  const ranked = [...result.entities].sort((a, b) => b.opened - a.opened);
+  const key = ranked[0]?.entityKey ?? [...result.series.keys()][0];
+  const line = key === undefined ? undefined : result.series.get(key);
+  if (key === undefined || line === undefined) return undefined;
+  const first = compoundOf(rule)?.conditions[0] ?? rule;
+  const fixed = first.above ?? first.below ?? first.equals;
+  const metric = typeof first.metric === 'string' ? first.metric : (first.metric.as ?? first.metric.name);
+  return {
+    entityKey: key,
+    label: line.label,
+    metric,
+    points: line.points,
+    ...(fixed !== undefined && !rule.pacing ? { threshold: fixed } : {}),
+  };
 }

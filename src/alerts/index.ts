@@ -35,7 +35,14 @@ export {
   MAX_BACKTEST_EVALUATIONS,
   rulesToBacktest,
 } from './backtestRule.js';
-export { backtestSummary, backtestValue, conditionText, shortDay } from './backtestSummary.js';
+export {
+  backtestChartLine,
+  backtestOfEntity,
+  backtestSummary,
+  backtestValue,
+  conditionText,
+  shortDay,
+} from './backtestSummary.js';
 export { entityOwners } from './entityOwners.js';
 export { type EvaluateInput, evaluateRule, ruleKey } from './evaluateRule.js';
 export { acknowledge, IncidentActionError, SNOOZE_HOURS, snooze } from './incidentActions.js';
@@ -83,8 +90,11 @@ export {
 } from './suggestThreshold.js';
 export {
   type AlertsSummary,
+  FIGURE_DAYS,
   type OpenIncident,
+  type RuleFigures,
   type RuleStatus,
+  ruleFigures,
   type SummaryInput,
   summarizeAlerts,
 } from './summarizeAlerts.js';

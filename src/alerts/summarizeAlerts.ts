@@ -5,6 +5,23 @@
  */
 import type { AlertRule } from '../reports/index.js';
 import type { AlertEvaluation, AlertIncident } from '../store/index.js';
+import { median } from './anomalyScore.js';
+
+/** The days a rule's figures (`RuleFigures`) cover. */
+export const FIGURE_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** A rule's incidents over the last `FIGURE_DAYS` days, from the stored incidents: how noisy it is. */
+export interface RuleFigures {
+  /** Incidents opened in the period. */
+  opened: number;
+  /** Of those, acknowledged by someone. */
+  acknowledged: number;
+  /** Of those, resolved within a day with nobody acknowledging them: the noise signal. */
+  selfResolved: number;
+  /** The median time open (those still open count to now); absent with none opened. */
+  medianOpenMs?: number;
+}
 
 export interface RuleStatus {
   reportId: string;
@@ -18,6 +35,8 @@ export interface RuleStatus {
   breaching?: number;
   skipped?: number;
   openIncidents: number;
+  /** With `incidentsOf`: the rule's last 30 days. */
+  figures?: RuleFigures;
 }
 
 export interface OpenIncident {
@@ -39,6 +58,29 @@ export interface SummaryInput {
   reports: ReadonlyArray<{ id: string; title: string; rules: readonly AlertRule[] }>;
   evaluations: readonly AlertEvaluation[];
   openIncidents: readonly AlertIncident[];
+  /** Every stored incident of a rule (open and resolved), for its figures; with `now`. */
+  incidentsOf?: (reportId: string, ruleId: string) => readonly AlertIncident[];
+  now?: Date;
+}
+
+/**
+ * A rule's figures over the `days` days before `now` from its incidents: opened, acknowledged,
+ * resolved by themselves within a day (never acknowledged), the median time open.
+ *
+ * @example ruleFigures(store.incidents.listByReportRule('daily-kpi', 'cpi-too-high'), new Date()) // { opened: 4, acknowledged: 1, selfResolved: 3, medianOpenMs: 18_000_000 }
+ */
+export function ruleFigures(incidents: readonly AlertIncident[], now: Date, days = FIGURE_DAYS): RuleFigures {
+  const since = now.getTime() - days * DAY_MS;
+  const recent = incidents.filter((i) => Date.parse(i.openedAt) >= since && Date.parse(i.openedAt) <= now.getTime());
+  const openFor = (i: AlertIncident) => Date.parse(i.resolvedAt ?? now.toISOString()) - Date.parse(i.openedAt);
+  const figures: RuleFigures = {
+    opened: recent.length,
+    acknowledged: recent.filter((i) => i.acknowledgedAt !== undefined).length,
+    selfResolved: recent.filter((i) => i.state === 'resolved' && i.acknowledgedAt === undefined && openFor(i) <= DAY_MS)
+      .length,
+  };
+  if (recent.length > 0) figures.medianOpenMs = median(recent.map(openFor));
+  return figures;
 }
 
 /**
@@ -66,6 +108,8 @@ export function summarizeAlerts(input: SummaryInput): AlertsSummary {
           (i) => i.ruleId === rule.id && (i.reportId ?? report.id) === report.id,
         ).length,
       };
+      if (input.incidentsOf && input.now)
+        status.figures = ruleFigures(input.incidentsOf(report.id, rule.id), input.now);
       if (evaluation) {
         status.lastEvaluatedAt = evaluation.lastEvaluatedAt;
         status.evaluated = evaluation.evaluated;

@@ -20,6 +20,25 @@ export interface SummaryRule {
   breaching?: number;
   skipped?: number;
   openIncidents: number;
+  /** The rule's incidents of the last `days` days (from the stored incidents). */
+  figures?: { opened: number; acknowledged: number; selfResolved: number; medianOpenMs?: number };
+}
+
+/** The days `SummaryRule.figures` cover. */
+const FIGURE_DAYS = 30;
+
+/** `30 d: 4 opened, 1 acknowledged, 3 resolved by themselves within a day, median 5 h open`. */
+function figuresText(f: NonNullable<SummaryRule['figures']>): string {
+  if (f.opened === 0) return `${FIGURE_DAYS} d: none opened`;
+  const median = f.medianOpenMs === undefined ? '' : `, median ${durationText(f.medianOpenMs)} open`;
+  return `${FIGURE_DAYS} d: ${f.opened} opened, ${f.acknowledged} acknowledged, ${f.selfResolved} resolved by themselves within a day${median}`;
+}
+
+function durationText(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 90) return `${minutes} min`;
+  const hours = Math.round(ms / 3_600_000);
+  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} d`;
 }
 
 export interface SummaryIncident {
@@ -101,10 +120,11 @@ export function alertsSummaryMessage(input: AlertsSummaryInput): SlackMessage {
   if (rules.length > 0) {
     const lines = rules.slice(0, MAX_LISTED).map((r) => {
       const name = `\`${escapeMrkdwn(short(r.ruleId))}\` (${escapeMrkdwn(short(r.reportTitle))})`;
-      if (r.lastEvaluatedAt === undefined) return `:grey_question: ${name}: not evaluated yet`;
+      const figures = r.figures ? ` · ${figuresText(r.figures)}` : '';
+      if (r.lastEvaluatedAt === undefined) return `:grey_question: ${name}: not evaluated yet${figures}`;
       if (r.evaluated === 0) {
         const why = r.skipped ? `${r.skipped} skipped (below the volume floor, or no baseline)` : 'no rows';
-        return `:grey_question: ${name}: last ran ${formatWhen(r.lastEvaluatedAt, timezone)} but checked nothing · ${why}`;
+        return `:grey_question: ${name}: last ran ${formatWhen(r.lastEvaluatedAt, timezone)} but checked nothing · ${why}${figures}`;
       }
       const counts = [
         r.evaluated === undefined ? '' : `${r.evaluated} checked`,
@@ -112,7 +132,7 @@ export function alertsSummaryMessage(input: AlertsSummaryInput): SlackMessage {
         r.skipped ? `${r.skipped} skipped` : '',
         r.openIncidents ? `${r.openIncidents} open` : '',
       ].filter((t) => t !== '');
-      return `:white_small_square: ${name}: last ran ${formatWhen(r.lastEvaluatedAt, timezone)}${counts.length > 0 ? ` · ${counts.join(', ')}` : ''}`;
+      return `:white_small_square: ${name}: last ran ${formatWhen(r.lastEvaluatedAt, timezone)}${counts.length > 0 ? ` · ${counts.join(', ')}` : ''}${figures}`;
     });
     blocks.push(context(`*Rules:* ${evaluated} of ${rules.length} evaluated · times in ${escapeMrkdwn(timezone)}`));
     blocks.push({ type: 'section', text: mrkdwn(listText(lines, rules.length, ' rules')) });

@@ -5,6 +5,7 @@
  */
 import { AdminCommands } from './adminCommands.js';
 import { Answers, type PivotCommandsDeps } from './answers.js';
+import { BacktestCommands } from './backtestCommands.js';
 import { InfoCommands } from './infoCommands.js';
 import { ModalActions } from './modalActions.js';
 import { QueryCommands } from './queryCommands.js';
@@ -26,6 +27,8 @@ export class PivotCommands {
   readonly builder: ModalActions;
   /** "Watch this". */
   readonly watches: WatchActions;
+  /** `/pivot backtest` and the Watch-this modal's preview. */
+  readonly backtests: BacktestCommands;
 
   constructor(readonly deps: PivotCommandsDeps) {
     this.answers = new Answers(deps);
@@ -33,6 +36,7 @@ export class PivotCommands {
     this.info = new InfoCommands(deps, this.answers, this.queries);
     this.admin = new AdminCommands(deps, this.answers, this.queries);
     this.builder = new ModalActions(deps, this.queries);
-    this.watches = new WatchActions(deps, this.queries);
+    this.backtests = new BacktestCommands(deps, this.answers);
+    this.watches = new WatchActions(deps, this.queries, this.backtests);
   }
 }

@@ -17,6 +17,8 @@ export type SlashCommand =
   | { kind: 'history'; report: string }
   | { kind: 'unsubscribe'; report: string; channel?: ChannelRef }
   | { kind: 'alerts' }
+  /** `backtest <report> [rule]`: when the report's rules (or one) would have fired over the last 30 days. */
+  | { kind: 'backtest'; report: string; rule?: string }
   | { kind: 'unwatch'; name: string }
   /** `why <query>`: why the query's metrics moved against its comparison (previous period by default). */
   | { kind: 'why'; text: string }
@@ -42,6 +44,7 @@ const VERBS = [
   'schedule',
   'history',
   'alerts',
+  'backtest',
   'unwatch',
   'run',
   'postbacks',
@@ -71,6 +74,10 @@ export function parseSlashCommand(raw: string): SlashCommand {
       return { kind: 'list' };
     case 'alerts':
       return { kind: 'alerts' };
+    case 'backtest': {
+      const report = requireWord(rest[0], 'backtest <report> [rule]', 'the report to backtest');
+      return { kind: 'backtest', report, ...(rest[1] ? { rule: rest[1] } : {}) };
+    }
     case 'unwatch':
       return { kind: 'unwatch', name: requireWord(rest[0], 'unwatch <name>', 'the watch').replace(/^watch-/, '') };
     case 'why':

@@ -82,7 +82,7 @@ const clickKey = (suffix?: string) => (a: SlackAction) => `act:${a.triggerId}:${
  */
 export function slackRouter(deps: RouterDeps): SlackRouter {
   const { commands, logger, track } = deps;
-  const { answers, queries, info, admin, builder, watches } = commands;
+  const { answers, queries, info, admin, builder, watches, backtests } = commands;
   const home = (userId: string) => publishHome(userId, deps);
 
   const subcommands: { [K in SlashCommand['kind']]: Subcommand<K> } = {
@@ -97,6 +97,7 @@ export function slackRouter(deps: RouterDeps): SlackRouter {
     status: (command, _text, ctx) => info.status(command, ctx),
     history: (command, _text, ctx) => info.history(command, ctx),
     alerts: async (_, _text, ctx) => answers.tell(ctx, await admin.alertsMessage(ctx.userId)),
+    backtest: (command, _text, ctx) => backtests.run(command, ctx),
     subscribe: (command, _text, ctx) => admin.subscribe(command, ctx),
     schedule: async (_, _text, ctx) => answers.tell(ctx, await admin.scheduleList()),
     unsubscribe: (command, _text, ctx) => admin.unsubscribe(command, ctx),

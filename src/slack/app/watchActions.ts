@@ -3,21 +3,27 @@
  * recent values read behind it), redrawn as the metric or row changes, and saved as a watch on
  * submission (admins only).
  */
+import { backtestOfEntity, backtestSummary } from '../../alerts/index.js';
 import { toError, userMessageOf } from '../../core/index.js';
 import { entityQueryOf, WATCH_PREFIX, watchableQuery, watchId } from '../../query/index.js';
-import type { ReportDefinition } from '../../reports/index.js';
+import { alertSchema, type ReportDefinition } from '../../reports/index.js';
 import { SlackDeliveryError } from '../../slackapi/index.js';
 import type { ActionView, SlackAction, ViewAnswer, ViewSubmission } from '../receiver/index.js';
 import { adminClick } from './adminClick.js';
 import type { PivotCommandsDeps } from './answers.js';
+import { type BacktestCommands, refusal } from './backtestCommands.js';
 import type { QueryCommands } from './queryCommands.js';
+import { backtestHow } from './screens/backtestMessage.js';
 import { noticeMessage } from './screens/infoMessages.js';
 import { watchChoices } from './watchChoices.js';
 import {
   parseWatchMetadata,
+  previewRuleOf,
   validateWatchForm,
   WATCH_BLOCKS,
   type WatchChoicesState,
+  type WatchForm,
+  type WatchPreviewState,
   watchFormFromState,
   watchModalView,
 } from './watchModal.js';
@@ -28,6 +34,7 @@ export class WatchActions {
   constructor(
     private readonly deps: PivotCommandsDeps,
     private readonly queries: QueryCommands,
+    private readonly backtests: BacktestCommands,
   ) {}
 
   /** "Watch this": refused to non-admins (as alerts are theirs to manage); otherwise the rule modal, prefilled. */
@@ -50,7 +57,8 @@ export class WatchActions {
       return;
     }
     const selected = { metric: fields.metrics[0] as string, on: fields.byEntity ? 'entity' : 'total' };
-    await this.redraw(opened, definition, { ...base, selected });
+    const form: WatchForm = { name: '', ...selected, rule: 'anomaly', threshold: '', time: '09:00' };
+    await this.redraw(opened, definition, { ...base, selected }, form);
   }
 
   /** A watch modal's metric or row changed: the view again, with the suggestion for the new pick. */
@@ -64,9 +72,11 @@ export class WatchActions {
     const selected = {
       metric: fields.metrics.includes(form.metric) ? form.metric : (fields.metrics[0] as string),
       on: form.on,
+      rule: form.rule,
+      threshold: form.threshold,
     };
     const base = { ...meta, timezone: this.deps.settings.timezone, ...fields, selected };
-    await this.redraw({ id: view.id, hash: view.hash }, definition, base);
+    await this.redraw({ id: view.id, hash: view.hash }, definition, base, { ...form, metric: selected.metric });
   }
 
   /**
@@ -85,25 +95,48 @@ export class WatchActions {
     view: { id: string; hash: string },
     definition: ReportDefinition,
     base: Parameters<typeof watchModalView>[0] & { selected: { metric: string; on: string } },
+    form: WatchForm,
   ): Promise<void> {
     const { client, clock, settings, signal } = this.deps;
-    let choices: WatchChoicesState;
-    try {
-      choices = await watchChoices(definition, base.selected, {
-        client,
-        now: clock(),
-        defaultTimeZone: settings.timezone,
-        signal,
-      });
-    } catch (error) {
+    const reading = watchChoices(definition, base.selected, {
+      client,
+      now: clock(),
+      defaultTimeZone: settings.timezone,
+      signal,
+    }).catch((error: unknown): WatchChoicesState => {
       this.deps.logger.warn({ err: toError(error) }, 'watch modal: rows and recent values not read');
-      choices = { error: userMessageOf(error) };
-    }
+      return { error: userMessageOf(error) };
+    });
+    const [choices, preview] = await Promise.all([reading, this.preview(definition, form, base.metrics)]);
     try {
-      await this.deps.slack.viewsUpdate(view.id, watchModalView({ ...base, choices }), { hash: view.hash });
+      await this.deps.slack.viewsUpdate(view.id, watchModalView({ ...base, choices, preview }), { hash: view.hash });
     } catch (error) {
       if (error instanceof SlackDeliveryError && error.slackError === 'hash_conflict') return;
       throw error;
+    }
+  }
+
+  /**
+   * The form's rule backtested over the last 30 days on the answer's query (narrowed to the row
+   * picked, if one), with its chart; or why there is none.
+   */
+  private async preview(
+    definition: ReportDefinition,
+    form: WatchForm,
+    metrics: readonly string[],
+  ): Promise<WatchPreviewState> {
+    const described = previewRuleOf(form, { metrics, timezone: this.deps.settings.timezone });
+    if ('note' in described) return described;
+    try {
+      const rule = alertSchema.parse(described.rule);
+      const replayed = await this.backtests.backtest({ id: 'watch-preview', definition }, rule);
+      const result = described.row === undefined ? replayed : backtestOfEntity(replayed, described.row);
+      const chart = await this.backtests.chart(result, rule);
+      return { sentence: backtestSummary(result), how: backtestHow(result), ...(chart ? { chart } : {}) };
+    } catch (error) {
+      const why = refusal(error);
+      if (why === undefined) this.deps.logger.warn({ err: toError(error) }, 'watch modal: preview not replayed');
+      return { note: `it cannot be replayed: ${why ?? userMessageOf(error)}` };
     }
   }
 

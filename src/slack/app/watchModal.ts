@@ -12,8 +12,16 @@ export const WATCH_MODAL_CALLBACK = 'pivot_watch';
 const MAX_NAME = 40;
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-/** The metric and row pickers redraw the modal (`dispatch_action`): their suggestion depends on them. */
-export const WATCH_ACTIONS = { metric: 'pivot_wm_metric', on: 'pivot_wm_on' } as const;
+/**
+ * The pickers that redraw the modal (`dispatch_action`): the suggestion depends on the metric and
+ * row, the preview on those, the rule and the threshold (sent when Enter is pressed in it).
+ */
+export const WATCH_ACTIONS = {
+  metric: 'pivot_wm_metric',
+  on: 'pivot_wm_on',
+  rule: 'pivot_wm_rule',
+  threshold: 'pivot_wm_threshold',
+} as const;
 const SUGGESTED = /^suggest-(above|below):(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?):([0-9a-f]{8})$/;
 
 export const WATCH_BLOCKS = {
@@ -24,6 +32,7 @@ export const WATCH_BLOCKS = {
   threshold: 'watch_threshold',
   time: 'watch_time',
   choices: 'watch_choices',
+  preview: 'watch_preview',
 } as const;
 
 /** What the modal carries from open to submit. */
@@ -60,6 +69,15 @@ export function suggestionTag(metric: string, on: string): string {
 /** The rows and suggestion, still being read, or the reason they could not be. */
 export type WatchChoicesState = WatchChoices | { loading: true } | { error: string };
 
+/**
+ * The rule's backtest over the last days: being replayed, why there is none (no threshold typed
+ * yet, a refusal), or its sentence and how it was made, with the chart's uploaded file.
+ */
+export type WatchPreviewState =
+  | { loading: true }
+  | { note: string }
+  | { sentence: string; how: string; chart?: { slackFileId: string; alt: string } };
+
 const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 6 });
 
 /**
@@ -77,9 +95,10 @@ export function watchModalView(input: {
   byEntity: boolean;
   timezone: string;
   understood?: string;
-  /** The metric and entity picked so far (a redraw); default the first metric, each row or the total. */
-  selected?: { metric: string; on: string };
+  /** What is picked so far (a redraw); default the first metric, each row or the total, the anomaly rule. */
+  selected?: { metric: string; on: string; rule?: string; threshold?: string };
   choices?: WatchChoicesState;
+  preview?: WatchPreviewState;
 }): ModalView {
   const metadata: WatchModalMetadata = { query: input.query, channel: input.channel };
   const metricOptions = input.metrics.slice(0, 100).map((m) => option(m, m));
@@ -114,7 +133,8 @@ export function watchModalView(input: {
     options.find((o) => o.value === value) ?? options[0];
   const metricInitial = initial(metricOptions, metric);
   const onInitial = initial(onOptions, on);
-  const ruleInitial = ruleOptions[0];
+  const ruleInitial = initial(ruleOptions, input.selected?.rule);
+  const threshold = input.selected?.threshold;
   return {
     type: 'modal',
     callback_id: WATCH_MODAL_CALLBACK,
@@ -168,10 +188,11 @@ export function watchModalView(input: {
       {
         type: 'input',
         block_id: WATCH_BLOCKS.rule,
+        dispatch_action: true,
         label: plain('Rule'),
         element: {
           type: 'static_select',
-          action_id: 'value',
+          action_id: WATCH_ACTIONS.rule,
           options: ruleOptions,
           ...(ruleInitial ? { initial_option: ruleInitial } : {}),
         },
@@ -185,9 +206,17 @@ export function watchModalView(input: {
         type: 'input',
         block_id: WATCH_BLOCKS.threshold,
         optional: true,
-        label: plain('Threshold (for a value I type)'),
-        element: { type: 'number_input', action_id: 'value', is_decimal_allowed: true },
+        dispatch_action: true,
+        label: plain('Threshold (for a value I type; Enter updates the preview)'),
+        element: {
+          type: 'number_input',
+          action_id: WATCH_ACTIONS.threshold,
+          is_decimal_allowed: true,
+          dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
+          ...(threshold !== undefined && threshold !== '' ? { initial_value: threshold } : {}),
+        },
       },
+      ...previewBlocks(input.preview),
       {
         type: 'input',
         block_id: WATCH_BLOCKS.time,
@@ -197,6 +226,34 @@ export function watchModalView(input: {
     ],
   };
 }
+
+/** The preview: the rule's backtest sentence (and chart), or why there is none yet. */
+function previewBlocks(preview: WatchPreviewState | undefined): ModalView['blocks'] {
+  const text =
+    preview === undefined || 'loading' in preview
+      ? `:hourglass_flowing_sand: Replaying the rule over the last ${PREVIEW_DAYS} days…`
+      : 'note' in preview
+        ? `*Preview:* ${preview.note}`
+        : `*Preview:* this rule ${preview.sentence}.\n${preview.how}`;
+  const blocks: ModalView['blocks'] = [
+    {
+      type: 'section',
+      block_id: WATCH_BLOCKS.preview,
+      text: { type: 'mrkdwn', text: fitText(text, SLACK_LIMITS.sectionText) },
+    },
+  ];
+  if (preview && 'chart' in preview && preview.chart) {
+    blocks.push({
+      type: 'image',
+      slack_file: { id: preview.chart.slackFileId },
+      alt_text: fitText(preview.chart.alt, 2000),
+    });
+  }
+  return blocks;
+}
+
+/** Days the preview replays (as `/pivot backtest`). */
+export const PREVIEW_DAYS = 30;
 
 /** The line under the rule list: what the suggestion is based on, or why there is none. */
 function choicesNote(choices: WatchChoicesState | undefined): string {
@@ -293,4 +350,25 @@ export function validateWatchForm(
     },
     ...(row !== undefined ? { row } : {}),
   };
+}
+
+/**
+ * The rule the form describes so far, for the preview (the name and time need not be valid yet:
+ * `watch-preview` at 09:00 stands in), or why there is none yet, in words for the modal.
+ *
+ * @example previewRuleOf(form, { metrics: ['spend'], timezone: 'UTC' }) // { rule: { id: 'watch-preview', metric: 'spend', above: 500, … } }
+ */
+export function previewRuleOf(
+  form: WatchForm,
+  context: { metrics: readonly string[]; timezone: string },
+): { rule: Record<string, unknown>; row?: string } | { note: string } {
+  const time = /^([01]\d|2[0-3]):([0-5]\d)$/.test(form.time) ? form.time : '09:00';
+  const verdict = validateWatchForm(
+    { ...form, name: 'watch-preview', time },
+    { metrics: context.metrics, taken: () => false, timezone: context.timezone },
+  );
+  if (verdict.ok) return { rule: verdict.rule, ...(verdict.row !== undefined ? { row: verdict.row } : {}) };
+  if (verdict.errors[WATCH_BLOCKS.threshold])
+    return { note: 'type a threshold and press Enter to see how often it would have fired.' };
+  return { note: 'pick a metric, a row and a rule to see how often it would have fired.' };
 }

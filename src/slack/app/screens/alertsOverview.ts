@@ -19,7 +19,8 @@ import type { IncidentsRepository, Run, RunsRepository } from '../../../store/in
 
 export interface AlertsOverviewInput {
   reports: Pick<LoadedReports, 'reports'>;
-  incidents: Pick<IncidentsRepository, 'listEvaluations' | 'listOpen'>;
+  incidents: Pick<IncidentsRepository, 'listEvaluations' | 'listOpen'> &
+    Partial<Pick<IncidentsRepository, 'listByReportRule'>>;
   /** The scheduler's runs: a rule whose latest evaluation failed is named with the reason. */
   runs?: Pick<RunsRepository, 'listByReport'>;
   now: Date;
@@ -42,6 +43,9 @@ export function alertsOverview(input: AlertsOverviewInput): SlackMessage {
     reports,
     evaluations: input.incidents.listEvaluations(),
     openIncidents: input.incidents.listOpen(),
+    ...(input.incidents.listByReportRule
+      ? { incidentsOf: input.incidents.listByReportRule.bind(input.incidents), now: input.now }
+      : {}),
   });
   const rules = new Map(
     input.reports.reports.flatMap((r) => (r.definition.alerts ?? []).map((a) => [`${r.id}/${a.id}`, a])),
