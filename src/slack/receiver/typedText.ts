@@ -23,7 +23,7 @@ export interface TypedText {
 /**
  * Decodes Slack's wire text once, both ways.
  *
- * @example typedTextOf('subscribe daily-kpi <#C1|growth> :pray:')
+ * @example typedTextOf('subscribe daily-kpi <#C1|growth> :white_check_mark:')
  * // { text: 'subscribe daily-kpi', commandText: 'subscribe daily-kpi <#C1|growth>' }
  */
 export function typedTextOf(wire: string): TypedText {
