@@ -7,7 +7,14 @@ export class Cursor {
   /** Lower-cased word texts, once per token: the parser asks for them many times per word. */
   private readonly words: readonly string[];
 
-  constructor(private readonly tokens: readonly Token[]) {
+  /**
+   * @param upperCaseCodes two letters are a country code only as typed in upper case (`IT`, not
+   * `it`): in thread replies, where "on it" and "for us" are words.
+   */
+  constructor(
+    private readonly tokens: readonly Token[],
+    readonly upperCaseCodes = false,
+  ) {
     this.words = tokens.map((t) => (t.kind === 'word' ? t.text.toLowerCase() : ''));
   }
 

@@ -1,11 +1,11 @@
-import { editDistance, PivotbotError, suggest } from '../core/index.js';
+import { PivotbotError } from '../core/index.js';
 import type { AdhocAst, FieldAst, QueryAst } from './ast.js';
 import { type CompiledQuery, compileQuery, dimensionSpec, metricSpec, type QueryOptions } from './compileQuery.js';
-import { isCountryName } from './countries.js';
 import { describeChange } from './describeChange.js';
 import { describeUnderstood, rangeText } from './describeUnderstood.js';
 import { removeFromQuery } from './dropFromQuery.js';
 import { applyEdit, clearFilters, fixSort, rankBy } from './editQuery.js';
+import { fixesOf, readablePart } from './followUpSuggestions.js';
 import { formatQuery } from './formatQuery.js';
 import { defaultGlossary, type GlossaryIndex } from './GlossaryIndex.js';
 import { ID_FILTERS } from './glossary.js';
@@ -35,28 +35,6 @@ export const FOLLOW_UP_EXAMPLES = [
   'top 5',
   'why?',
 ] as const;
-/** Words of follow-ups a misspelt word may have meant ("instaed", "chrat", "daly"). */
-const KEYWORDS = [
-  'instead',
-  'daily',
-  'hourly',
-  'weekly',
-  'monthly',
-  'chart',
-  'csv',
-  'why',
-  'yesterday',
-  'today',
-  'top',
-  'bottom',
-  'best',
-  'worst',
-  'only',
-  'without',
-  'also',
-  'drop',
-  'total',
-];
 const TOTAL = new Set(['total', 'totals', 'overall', 'in total', 'grand total', 'totals only']);
 const ALL_ROWS = new Set(['rows', 'results', 'lines', 'them', 'of them', 'data', 'everything']);
 
@@ -111,6 +89,7 @@ function answer(
   options: QueryOptions,
   glossary: GlossaryIndex,
   withSuggestions: boolean,
+  failed?: (error: QueryError) => void,
 ): FollowUpAnswer {
   const said = reply.trim();
   if (said.replace(/[\s.!?…]/gu, '') === '')
@@ -170,7 +149,8 @@ function answer(
     return refined(base, q, said, words.why, options, glossary, flags, withSuggestions);
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
-    const fixes = fixesOf(reply, error);
+    failed?.(error);
+    const fixes = fixesOf(reply, error, glossary);
     const message = `I can't read "${said}" as a follow-up: ${error.message}`;
     return notRead(base, said, message, fixes, options, glossary, withSuggestions);
   }
@@ -301,27 +281,6 @@ function fieldOf(span: { start: number; end: number; text: string }, glossary: G
   }
 }
 
-/** The reply with the error's word replaced by each suggestion, nearest spelling first. */
-function fixesOf(reply: string, error: QueryError): string[] {
-  const start = error.position;
-  const end = Math.min(reply.length, error.position + error.length);
-  const word = reply.slice(start, end);
-  if (start < 0 || start >= reply.length || word.trim() === '') return [];
-  const given = error.suggestions.map((s) => ({ s, d: editDistance(word.toLowerCase(), s.toLowerCase()) }));
-  const best = Math.min(...given.map((g) => g.d), Number.POSITIVE_INFINITY);
-  const keywords = suggest(word, KEYWORDS)
-    .map((s) => ({ s, d: editDistance(word.toLowerCase(), s) }))
-    // A keyword only for a slip of a letter or two: "ltv" is no misspelt "csv".
-    .filter((k) => !error.suggestions.includes(k.s) && k.d <= Math.max(1, Math.floor(word.length / 4)));
-  const ordered = [...keywords.filter((k) => k.d < best), ...given, ...keywords.filter((k) => k.d >= best)];
-  return ordered.map(({ s }) => `${reply.slice(0, start)}${display(s)}${reply.slice(end)}`.replace(/[\s.!?…]+$/u, ''));
-}
-
-/** A country name as people write it ("brazil" → "Brazil"). */
-function display(suggestion: string): string {
-  return isCountryName(suggestion) ? suggestion.replace(/\b[a-z]/g, (c) => c.toUpperCase()) : suggestion;
-}
-
 /** `unknown`, with the fixes and examples that work on this parent (each tried, none guessed). */
 function notRead(
   base: Parent,
@@ -333,19 +292,45 @@ function notRead(
   withSuggestions: boolean,
 ): FollowUpAnswer {
   if (!withSuggestions) return { kind: 'unknown', message, suggestions: [] };
+  const tried = (candidate: string) => answer(base, candidate, options, glossary, false);
   const works = (candidate: string) => {
     if (candidate === said) return false;
-    const a = answer(base, candidate, options, glossary, false);
+    const a = tried(candidate);
     return a.kind === 'why' || (a.kind === 'query' && (a.text !== base.text || a.csv === true || a.chart === true));
   };
-  const fixed = [...new Set(fixes)].filter(works).slice(0, 3);
+  // The part that reads, as it would run; a fix must keep what it says.
+  const part = readablePart(
+    said,
+    (candidate) => {
+      let failure: QueryError | undefined;
+      const a = answer(base, candidate, options, glossary, false, (e) => {
+        failure = e;
+      });
+      return a.kind === 'unknown' ? failure : { runs: JSON.stringify({ ...a, changed: '' }) };
+    },
+    glossary,
+  );
+  const readable = part !== undefined && works(part) ? part : undefined;
+  const fixed = [...new Set(fixes)]
+    .filter((f) => works(f) && keepsMeaning(tried(f), readable === undefined ? undefined : tried(readable)))
+    .slice(0, 3);
   if (fixed.length > 0) return { kind: 'unknown', message, suggestions: fixed };
-  // No nearer word works here: no "Did you mean" of one that does not, but what does.
+  // No nearer word works here: no "Did you mean" of one that does not, but what does: the part
+  // of the reply that reads, else replies that work on this parent.
   const plain = message
     .replace(/\s*Did you mean [^?]*\?$/, '')
     .replace(
-      /(Unexpected|Unknown metric) "([^"]+)"( here)?\.$/,
+      /(Unexpected|Unknown metric|Unknown dimension) "([^"]+)"( here)?\.$/,
       '"$2" is no metric, dimension, filter or range I know.',
     );
+  if (readable) return { kind: 'unknown', message: plain, suggestions: [readable] };
   return { kind: 'unknown', message: plain, suggestions: FOLLOW_UP_EXAMPLES.filter(works) };
+}
+
+/** True when a fix changes everything the readable part of the reply changes (it means what was written). */
+function keepsMeaning(fix: FollowUpAnswer, readable: FollowUpAnswer | undefined): boolean {
+  if (readable?.kind !== 'query') return true;
+  if (fix.kind !== 'query') return false;
+  const changes = new Set(fix.changed.split('; '));
+  return readable.changed.split('; ').every((c) => changes.has(c));
 }

@@ -36,12 +36,12 @@ export function removeFromQuery(q: AdhocAst, words: FollowUpWords, glossary: Glo
   let exclusion: QueryError | undefined;
   let values: AdhocAst | undefined;
   try {
-    const ast = parseQuery(EXCLUDE + words.rest, glossary);
+    const ast = parseQuery(EXCLUDE + words.rest, glossary, { upperCaseCodes: true });
     if (ast.kind === 'adhoc' && ast.metrics.length === 1 && ast.dimensions.length === 0 && ast.where.length > 0)
       values = ast;
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
-    exclusion = new QueryError(error.message, error.position - EXCLUDE.length, error.length, error.suggestions);
+    exclusion = error.shifted(-EXCLUDE.length);
   }
   if (values) {
     const edit = { ast: values, metrics: [], dimensions: [], ranked: false, offset: EXCLUDE.length };
@@ -63,7 +63,7 @@ export function removeFromQuery(q: AdhocAst, words: FollowUpWords, glossary: Glo
 function nearer(a: QueryError, b: QueryError | undefined): QueryError {
   if (!b || b.position !== a.position || b.suggestions.length === 0) return a;
   if (a.suggestions.length === 0) return b;
-  return new QueryError(a.message, a.position, a.length, [...a.suggestions, ...b.suggestions]);
+  return new QueryError(a.message, a.position, a.length, [...a.suggestions, ...b.suggestions], a.rephrased);
 }
 
 type Word = { word: string; token: Token };

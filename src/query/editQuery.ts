@@ -174,6 +174,7 @@ function editFilter(q: AdhocAst, cond: ConditionAst, mode: EditMode): void {
           0,
           10_000,
           [`excluding ${mode.reply ?? values.join(', ')}`],
+          true,
         );
       neg = union(neg, values);
     }

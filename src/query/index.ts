@@ -13,12 +13,15 @@ export { whyQueryText } from './politeness.js';
 export { QueryError } from './QueryError.js';
 export { adhocAstOf, entityQueryOf, queryTextOf } from './queryOfDefinition.js';
 export {
+  PERSONAL_WATCH_CAP,
+  personalWatchesOf,
   SAVED_QUERY_PREFIX,
   savedName,
   savedQueriesOf,
   savedQueryId,
   savedQueryYaml,
   WATCH_PREFIX,
+  watchAccess,
   watchesOf,
   watchId,
   withSavedQueries,

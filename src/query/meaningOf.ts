@@ -41,14 +41,14 @@ export function meaningOf(
   }
   if (m.kind === 'ambiguous') {
     const choices = m.choices.map((c) => `${c.name} (${describe(c.name)}; write "${c.say}")`);
-    throw QueryError.at(
+    throw QueryError.rephrase(
       word,
       `"${w}" can mean ${choices.join(' or ')}. Which one?`,
       m.choices.map((c) => c.name),
     );
   }
   const nearest = m.nearest.map((n) => `${n} (${describe(n)})`).join(', ');
-  throw QueryError.at(
+  throw QueryError.rephrase(
     word,
     `"${w}": the Reporting Service has ${term.description}. The nearest real ${m.what === 'metric' ? 'metrics' : 'dimensions'}: ${nearest}.`,
     m.nearest,
@@ -65,7 +65,7 @@ function wrongPlace(
     kind === 'metric'
       ? `it is a dimension (${name}: ${description}); put it after "by": spend by ${name}`
       : `it is a metric (${name}: ${description}); put metrics before "by": ${name} by countryCode`;
-  return QueryError.at(word, `"${word.value}" is not a ${kind}: ${hint}.`, [name]);
+  return QueryError.rephrase(word, `"${word.value}" is not a ${kind}: ${hint}.`, [name]);
 }
 
 function describe(name: string): string {

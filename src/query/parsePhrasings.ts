@@ -129,6 +129,8 @@ const COMPARE_PHRASES: ReadonlyArray<readonly [string, Compare]> = [
 ];
 
 const COMPARE_PATTERNS = COMPARE_PHRASES.map(([phrase, value]) => [phrase.split(' '), value] as const);
+/** Every word of a comparison ("same", "period", "prior"…). */
+export const COMPARE_WORDS: ReadonlySet<string> = new Set(COMPARE_PATTERNS.flatMap(([words]) => words));
 /** "same period last month" opens a comparison without "vs". */
 export const SAME_WHAT = new Set(['period', 'time', 'day', 'days']);
 
@@ -238,7 +240,7 @@ export function parseValues(c: Cursor, ast: AdhocAst, negate: boolean, glossary:
     const t = c.peek();
     const word = c.peekWord();
     const platform = PLATFORMS[word];
-    const country = t.kind === 'word' && !platform ? countryCodeOf(t.text) : undefined;
+    const country = t.kind === 'word' && !platform ? countryOf(t.text, c) : undefined;
     if (!negate && (word === 'ctv' || word === 'mobile')) {
       c.next();
       ast.channel = { value: ast.channel && ast.channel.value !== word ? 'all' : word, start: t.start, end: t.end };
@@ -254,17 +256,27 @@ export function parseValues(c: Cursor, ast: AdhocAst, negate: boolean, glossary:
       );
     } else break;
     first ??= t;
-    if (!isSeparator(c) || !isValueWord(c.peek(1))) break;
+    if (!isSeparator(c) || !isValueWord(c.peek(1), c)) break;
     c.next();
   }
   if (countries.length > 0) ast.where.push(condition('countryCode', countries, negate, first as Token));
   if (platforms.length > 0) ast.where.push(condition('appPlatform', platforms, negate, first as Token));
 }
 
-function isValueWord(t: Token): boolean {
+function isValueWord(t: Token, c: Cursor): boolean {
   if (t.kind !== 'word') return false;
   const w = t.text.toLowerCase();
-  return PLATFORMS[w] !== undefined || countryCodeOf(w) !== undefined || w === 'ctv' || w === 'mobile';
+  return PLATFORMS[w] !== undefined || countryOf(t.text, c) !== undefined || w === 'ctv' || w === 'mobile';
+}
+
+/**
+ * The country a word names: a country name, or two letters as a code; in a thread reply
+ * (`upperCaseCodes`) only in upper case, so that "on it" and "for us" stay words.
+ */
+function countryOf(text: string, c: Cursor): string | undefined {
+  if (c.upperCaseCodes && /^[a-z]{2}$/i.test(text) && !/^[A-Z]{2}$/.test(text) && !isCountryName(text.toLowerCase()))
+    return undefined;
+  return countryCodeOf(text);
 }
 
 function isSeparator(c: Cursor): boolean {

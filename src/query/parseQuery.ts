@@ -59,6 +59,11 @@ const CLAUSES = new Set<string>(CLAUSE_WORDS);
 /** "daily spend", "spend hourly": adverbs that add the date dimension at a granularity. */
 const BUCKET_WORDS = new Set(['daily', 'hourly', 'weekly', 'monthly', 'quarterly']);
 
+export interface ParseOptions {
+  /** Two letters are a country only in upper case (`IT`, not `it`): a thread reply's words. */
+  upperCaseCodes?: boolean;
+}
+
 /**
  * Parses a query into its AST, keeping the span of every word. Names are not checked here
  * (`compileQuery` does that against the catalog and the glossary); only the shape is. The
@@ -66,8 +71,13 @@ const BUCKET_WORDS = new Set(['daily', 'hourly', 'weekly', 'monthly', 'quarterly
  *
  * @example parseQuery('spend installs by countryCode yesterday')
  */
-export function parseQuery(text: string, glossary: GlossaryIndex = defaultGlossary()): QueryAst {
-  const c = new Cursor(mergePhrases(withoutFillers(unquoted(tokenize(text), text)), glossary));
+export function parseQuery(
+  text: string,
+  glossary: GlossaryIndex = defaultGlossary(),
+  options: ParseOptions = {},
+): QueryAst {
+  const tokens = mergePhrases(withoutFillers(unquoted(tokenize(text), text)), glossary);
+  const c = new Cursor(tokens, options.upperCaseCodes ?? false);
   if (c.atEnd()) throw new QueryError('The query is empty. Try: spend installs by countryCode yesterday', 0, 1);
   const head = c.peekWord();
   const ast = head === 'run' ? parseRun(c) : head === 'postbacks' ? parsePostbacks(c) : parseAdhoc(c, glossary);

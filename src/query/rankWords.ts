@@ -89,7 +89,7 @@ export function checkCostRank(rank: RankPhrase, key: Token, g: GlossaryIndex): v
   const name = findMetric(key.text)?.name ?? (means?.kind === 'metric' ? means.metric : undefined);
   const metric = name === undefined ? undefined : getMetric(name);
   if (!metric || (metric.unit === 'currency' && metric.polarity !== 'higher_is_better')) return;
-  throw QueryError.at(
+  throw QueryError.rephrase(
     rank.span ?? key,
     `"${rank.words}" ranks by a cost (cpi, cpa, cpc, cpm or spend), and ${metric.name} is none: rank it with top (highest first) or bottom (lowest first).`,
     ['top', 'bottom'],
@@ -126,5 +126,6 @@ export function rowsUnsaid(reply: string): QueryError {
     0,
     10_000,
     tries,
+    true,
   );
 }

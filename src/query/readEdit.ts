@@ -12,6 +12,8 @@ import { parseQuery } from './parseQuery.js';
 import { QueryError } from './QueryError.js';
 import { rankOfWords } from './rankWords.js';
 
+/** A reply's words: "on it", "for us" are no countries there (`IT`, `US` are). */
+const REPLY = { upperCaseCodes: true } as const;
 /** A placeholder metric: the edit's clauses are read as if they followed it. */
 const PLACEHOLDER = 'spend ';
 
@@ -54,16 +56,15 @@ export function readEdit(rest: string, glossary: GlossaryIndex, sortWord: string
   const whole = isMetricWord(first, glossary) ? tryParse(rest, glossary) : undefined;
   if (whole) return { ast: whole, metrics: whole.metrics, dimensions: whole.dimensions, ranked: false, offset: 0 };
   // "only US": the values filter as after "for"; "only last week" reads without it.
-  // "only us", "same for us": lower-case codes filter after "for" only ("ok" alone is no country).
   const prefixes = only && !rank ? [`${PLACEHOLDER}for `, PLACEHOLDER] : [PLACEHOLDER];
   for (const prefix of prefixes) {
     try {
-      const ast = parseQuery(prefix + rest, glossary);
+      const ast = parseQuery(prefix + rest, glossary, REPLY);
       if (ast.kind !== 'adhoc') continue;
       return { ast, metrics: ast.metrics.slice(1), dimensions: ast.dimensions, ranked: false, offset: prefix.length };
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
-      failure ??= new QueryError(error.message, error.position - prefix.length, error.length, error.suggestions);
+      failure ??= error.shifted(-prefix.length);
     }
   }
   throw failure ?? new QueryError('There is nothing to read here.', 0, Math.max(1, rest.length));
@@ -71,7 +72,7 @@ export function readEdit(rest: string, glossary: GlossaryIndex, sortWord: string
 
 function parseError(text: string, glossary: GlossaryIndex): QueryError | undefined {
   try {
-    parseQuery(text, glossary);
+    parseQuery(text, glossary, REPLY);
     return undefined;
   } catch (error) {
     if (error instanceof QueryError) return error;
@@ -81,7 +82,7 @@ function parseError(text: string, glossary: GlossaryIndex): QueryError | undefin
 
 function tryParse(text: string, glossary: GlossaryIndex): AdhocAst | undefined {
   try {
-    const ast = parseQuery(text, glossary);
+    const ast = parseQuery(text, glossary, REPLY);
     return ast.kind === 'adhoc' ? ast : undefined;
   } catch (error) {
     if (error instanceof QueryError) return undefined;

@@ -40,6 +40,32 @@ export function watchesOf(subscriptions: readonly Subscription[]): Subscription[
   );
 }
 
+/** The most personal watches one person keeps ("Watch this" refuses the next one). */
+export const PERSONAL_WATCH_CAP = 20;
+
+/**
+ * The personal watches `owner` keeps: the watches whose incidents go to their DM.
+ *
+ * @example personalWatchesOf(store.subscriptions.list(), 'U0ALICE').length // 3
+ */
+export function personalWatchesOf(subscriptions: readonly Subscription[], owner: string): Subscription[] {
+  return watchesOf(subscriptions).filter((s) => s.owner === owner);
+}
+
+/**
+ * Who sees and who may remove a watch: a channel watch is everyone's to see and an admin's to
+ * remove; a personal one is its owner's (and every admin's) to see and to remove.
+ *
+ * @example watchAccess(watch, { userId: 'U0ALICE', admin: false }) // { visible: true, removable: true } for Alice's own
+ */
+export function watchAccess(
+  watch: Pick<Subscription, 'owner'>,
+  who: { userId: string; admin: boolean },
+): { visible: boolean; removable: boolean } {
+  const own = watch.owner !== undefined && watch.owner === who.userId;
+  return { visible: who.admin || own || watch.owner === undefined, removable: who.admin || own };
+}
+
 /**
  * The definition of one saved query, compiled now: its title says it is one; the description
  * is what the query was understood as.

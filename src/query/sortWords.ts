@@ -57,7 +57,7 @@ export function costKey(metrics: ReadonlyArray<{ key: string; name: string }>, a
   const [only, ...more] = candidates;
   if (only && more.length === 0) return only.key;
   const names = candidates.map((m) => m.key);
-  throw QueryError.at(
+  throw QueryError.rephrase(
     at,
     names.length === 0
       ? 'Cheapest and most expensive sort by a cost metric (cpi, cpa, cpc, cpm or spend), and this query has none: sort by <metric> asc.'

@@ -128,6 +128,11 @@ export interface SlackGateway {
   channelId?(channel: string, options?: CallOptions): Promise<string>;
   /** The user's IANA time zone from their Slack profile (`users.info`), if Slack says. */
   userTimeZone?(userId: string, options?: CallOptions): Promise<string | undefined>;
+  /**
+   * The id of the bot's direct message with `userId` (`conversations.open`, scope `im:write`),
+   * opened if it was not: where a personal watch's incidents go.
+   */
+  openDm?(userId: string, options?: CallOptions): Promise<string>;
   /** The same gateway (same pacing, same counters) whose calls wait in `lane`. */
   withLane(lane: Lane): SlackGateway;
 }

@@ -291,6 +291,17 @@ export class WebApiGateway implements SlackGateway {
     return typeof result.user?.tz === 'string' ? result.user.tz : undefined;
   }
 
+  async openDm(userId: string, options: CallOptions = {}): Promise<string> {
+    const result = await this.call('conversations.open', () => this.client.conversations.open({ users: userId }), {
+      signal: options.signal,
+    });
+    const id = result.channel?.id;
+    if (typeof id !== 'string' || id === '') {
+      throw new SlackDeliveryError('conversations.open', 'channel_not_found');
+    }
+    return id;
+  }
+
   /** A channel's id: itself, or for a `#name` the id Slack has for it (see `ChannelDirectory`). */
   channelId(channel: string, options: CallOptions = {}): Promise<string> {
     return this.shared.channels.idOf(channel, options.signal);

@@ -74,6 +74,8 @@ export interface NewSubscription {
   query?: string;
   /** A watch's alert rule (as a report file's `alerts` entry). */
   watch?: Record<string, unknown>;
+  /** A personal watch's owner (its `channel` is their DM with the bot). */
+  owner?: string;
   createdBy: string;
 }
 

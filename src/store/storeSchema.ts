@@ -62,6 +62,11 @@ export const subscriptionSchema = z.object({
    * `watch-<name>`, as a report file's `alerts` entry (checked when the reports are loaded).
    */
   watch: z.record(z.string(), z.unknown()).exactOptional(),
+  /**
+   * A personal watch: the Slack user id of its owner, whose direct message with the bot is
+   * `channel` (its incident threads go there). Absent for a channel watch, an admin's.
+   */
+  owner: text.exactOptional(),
   /** Slack user id of whoever subscribed. */
   createdBy: text,
   createdAt: timestamp,

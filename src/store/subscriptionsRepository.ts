@@ -2,8 +2,8 @@ import type { NewSubscription, SubscriptionsRepository } from './Store.js';
 import { checkRecord, type StoreContext } from './storeContext.js';
 import { type Subscription, subscriptionSchema } from './storeSchema.js';
 
-/** The fields that give a subscription its own schedule (and a saved query its text). */
-const TIMING = ['schedule', 'at', 'cron', 'timezone', 'query', 'watch'] as const;
+/** The fields that give a subscription its own schedule (and a saved query its text, a watch its rule and owner). */
+const TIMING = ['schedule', 'at', 'cron', 'timezone', 'query', 'watch', 'owner'] as const;
 
 function timingOf(input: NewSubscription): Partial<Pick<Subscription, (typeof TIMING)[number]>> {
   const out: Partial<Pick<Subscription, (typeof TIMING)[number]>> = {};

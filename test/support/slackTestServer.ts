@@ -38,6 +38,9 @@ export interface Fault {
 /** The DM channel between a test user and the bot (the app's Messages tab). */
 export const BOT_DM = 'D0BOTDM001';
 
+/** The id of the bot's DM with `user` that `conversations.open` answers: `D` and the user id's tail. */
+export const dmOf = (user: string): string => `D${user.slice(1).replace(/_/g, '')}DM`;
+
 /** An answer the server holds back (`hold`): `reached` once the call came in, sent on `release()`. */
 export interface HeldAnswer {
   reached: Promise<SlackCall>;
@@ -463,6 +466,15 @@ export class SlackTestServer {
       case 'users.info': {
         const user = String(args.user ?? '');
         return { ok: true, user: { id: user, tz: this.userZones.get(user) ?? 'UTC' } };
+      }
+      case 'conversations.open': {
+        // Like Slack: the bot's DM with one user, the same id each time; the bot is in it.
+        const user = String(args.users ?? '');
+        if (!/^[UW][A-Z0-9_]+$/.test(user) || user.includes(',')) return { ok: false, error: 'user_not_found' };
+        const channel = dmOf(user);
+        this.knownChannels.set(channel, 'direct message');
+        this.memberOf.add(channel);
+        return { ok: true, channel: { id: channel } };
       }
       case 'conversations.info': {
         const channel = String(args.channel ?? '');

@@ -1,6 +1,6 @@
 /**
- * The shared start of an admin's button on an answer ("Schedule this", "Watch this"): who may
- * click it, and the query and channel the button carries.
+ * The shared start of a button on an answer that saves something ("Schedule this", an admin's;
+ * "Watch this", anyone's): who may click it, and the query and channel the button carries.
  */
 import type { SlackAction } from '../receiver/index.js';
 import type { PivotCommandsDeps } from './answers.js';
@@ -8,12 +8,13 @@ import { noticeMessage } from './screens/infoMessages.js';
 
 /**
  * How to answer the clicker privately, and the answer's query and channel; undefined when the
- * clicker was already told why not (not an admin, or a button from an older version).
+ * clicker was already told why not (not an admin, unless `anyone`; or a button from an older version).
  */
 export async function adminClick(
   deps: PivotCommandsDeps,
   event: SlackAction,
   what: string,
+  options: { anyone?: boolean } = {},
 ): Promise<{ answer: (text: string) => Promise<void>; query: string; channelId: string } | undefined> {
   const { slack, settings } = deps;
   const answer = async (text: string): Promise<void> => {
@@ -21,7 +22,7 @@ export async function adminClick(
       ? slack.respond(event.responseUrl, noticeMessage(text))
       : slack.ephemeral(event.channelId ?? event.userId, event.userId, noticeMessage(text)));
   };
-  if (!settings.admins.includes(event.userId)) {
+  if (!options.anyone && !settings.admins.includes(event.userId)) {
     await answer(
       `:no_entry: Only pivotbot admins can ${what}. Ask one of them, or the operator who runs pivotbot can add you to its admins.`,
     );

@@ -1,9 +1,10 @@
 /**
- * The admin side of `/pivot`: subscriptions (`subscribe`, `unsubscribe`, `schedule`), watches
- * (`alerts`, `unwatch`, the Remove button), refused to anyone not in the admins list.
+ * The admin side of `/pivot`: subscriptions (`subscribe`, `unsubscribe`, `schedule`), refused to
+ * anyone not in the admins list, and watches (`alerts`, `unwatch`, the Remove button): a channel
+ * watch is an admin's to remove, a personal watch its owner's (and any admin's).
  */
 import { ErrorCode, PivotbotError, UserInputError, userMessageOf } from '../../core/index.js';
-import { savedName, watchesOf, watchId } from '../../query/index.js';
+import { savedName, watchAccess, watchesOf, watchId } from '../../query/index.js';
 import type { Block, SlackMessage } from '../../render/index.js';
 import type { LoadedReport } from '../../reports/index.js';
 import { listSchedules } from '../../scheduler/index.js';
@@ -14,7 +15,7 @@ import type { QueryCommands } from './queryCommands.js';
 import { alertsOverview } from './screens/alertsOverview.js';
 import { noticeMessage } from './screens/infoMessages.js';
 import { scheduleListMessage, scheduleOverview, subscribedMessage, timingText } from './screens/scheduleMessages.js';
-import { watchesSection } from './screens/watchesSection.js';
+import { visibleAlerts, watchesSection } from './screens/watchesSection.js';
 
 /** Subscriptions and watches: what admins change. */
 export class AdminCommands {
@@ -107,26 +108,40 @@ export class AdminCommands {
     );
   }
 
-  /** `/pivot unwatch <name>`: removes a watch ("Watch this"); its rule is no longer evaluated. */
+  /**
+   * `/pivot unwatch <name>`: removes a watch ("Watch this"); its rule is no longer evaluated. An
+   * admin removes any watch; anyone else only their own personal watches.
+   */
   async unwatch(name: string, ctx: CommandContext): Promise<void> {
-    if (!this.isAdmin(ctx.userId)) return this.answers.tell(ctx, refusal('remove alert rules'));
-    await this.removeWatch(name);
+    const refused = await this.removeWatch(name, ctx.userId);
+    if (refused) return this.answers.tell(ctx, refusal(refused));
     return this.answers.tell(ctx, noticeMessage(`:white_check_mark: \`${name}\` is no longer watched.`));
   }
 
-  /** Removes the watch `name` (any channel); a typed error naming the watches when there is none. */
-  private async removeWatch(name: string): Promise<void> {
+  /**
+   * Removes the watch `name` (any channel, any DM) when `userId` may: undefined once removed, or
+   * what they may not do (for `refusal`). A typed error naming the watches they see when there is
+   * no such watch.
+   */
+  private async removeWatch(name: string, userId: string): Promise<string | undefined> {
     const { store } = this.deps;
+    const who = { userId, admin: this.isAdmin(userId) };
     const found = store.subscriptions.list().find((s) => s.report === watchId(name) && s.watch !== undefined);
-    if (!found) {
-      const names = watchesOf(store.subscriptions.list()).map((s) => savedName(s.report));
+    if (!found || !watchAccess(found, who).visible) {
+      const names = watchesOf(store.subscriptions.list())
+        .filter((s) => watchAccess(s, who).visible)
+        .map((s) => savedName(s.report));
       throw new UserInputError(
         ErrorCode.WatchNotFound,
         `There is no watch "${name}".${names.length > 0 ? ` Watches: ${names.join(', ')}.` : ' Save one with "Watch this" under an answer.'}`,
       );
     }
+    if (!watchAccess(found, who).removable) {
+      return 'remove alert rules that post in a channel (your own personal watches are yours to remove)';
+    }
     await store.subscriptions.remove(found.report, found.channel);
-    this.deps.logger.info({ name, channel: found.channel }, 'watch removed');
+    this.deps.logger.info({ name, channel: found.channel, personal: found.owner !== undefined }, 'watch removed');
+    return undefined;
   }
 
   /**
@@ -137,34 +152,37 @@ export class AdminCommands {
    */
   async alertsMessage(userId: string): Promise<SlackMessage> {
     const { store, settings } = this.deps;
+    const who = { userId, admin: this.isAdmin(userId) };
+    // Others' personal watches are theirs: their rules and incidents are left out too.
+    const visible = visibleAlerts(await this.deps.loadReports(), store.incidents, store.subscriptions.list(), who);
     const summary = alertsOverview({
-      reports: await this.deps.loadReports(),
-      incidents: store.incidents,
+      ...visible,
       runs: store.runs,
       now: this.deps.clock(),
       timezone: settings.timezone,
     });
-    const watches = watchesSection(store.subscriptions.list(), { removable: this.isAdmin(userId) });
+    const watches = watchesSection(store.subscriptions.list(), who);
     if (watches.length === 0) return summary;
     return { ...summary, blocks: [...(summary.blocks ?? []), ...watches].slice(0, 50) };
   }
 
   /**
-   * A watch's Remove button (after Slack's confirm dialog): admins only. From `/pivot alerts` the
+   * A watch's Remove button (after Slack's confirm dialog): an admin's, or a personal watch's
+   * owner's. From `/pivot alerts` the
    * private message is replaced by the alerts again with a line saying what was removed; from App
    * Home the caller publishes the tab again. Never throws.
    */
   async unwatchClick(click: { name?: string | undefined; userId: string; responseUrl?: string }): Promise<void> {
     const { slack } = this.deps;
     let note: string;
-    if (!this.isAdmin(click.userId)) {
-      note = ':no_entry: Only pivotbot admins can remove alert rules.';
-    } else if (click.name === undefined) {
+    if (click.name === undefined) {
       note = 'That button is from an older pivotbot version; run `/pivot alerts` again.';
     } else {
       try {
-        await this.removeWatch(click.name);
-        note = `:white_check_mark: \`${click.name}\` is no longer watched.`;
+        const refused = await this.removeWatch(click.name, click.userId);
+        note = refused
+          ? `:no_entry: Only pivotbot admins can ${refused}.`
+          : `:white_check_mark: \`${click.name}\` is no longer watched.`;
       } catch (error) {
         note = `:warning: ${userMessageOf(error)}`;
       }

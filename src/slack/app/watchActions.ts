@@ -1,7 +1,8 @@
 /**
  * "Watch this" under an answer: the rule modal (prefilled from the answer's query, its rows and
  * recent values read behind it), redrawn as the metric or row changes, and saved as a watch on
- * submission (admins only).
+ * submission: a channel watch (an admin's, under an answer in a channel) or a personal one
+ * (anyone's: its incidents in the saver's DM, see `watchDestination`).
  */
 import { backtestOfEntity, backtestSummary } from '../../alerts/index.js';
 import { toError, userMessageOf } from '../../core/index.js';
@@ -16,6 +17,7 @@ import type { QueryCommands } from './queryCommands.js';
 import { backtestHow } from './screens/backtestMessage.js';
 import { noticeMessage } from './screens/infoMessages.js';
 import { watchChoices } from './watchChoices.js';
+import { capRefusal, isPersonalWatch, knownDm } from './watchDestination.js';
 import {
   parseWatchMetadata,
   previewRuleOf,
@@ -37,12 +39,17 @@ export class WatchActions {
     private readonly backtests: BacktestCommands,
   ) {}
 
-  /** "Watch this": refused to non-admins (as alerts are theirs to manage); otherwise the rule modal, prefilled. */
+  /**
+   * "Watch this": the rule modal, prefilled, for anyone (a non-admin's watch is personal: its
+   * incidents go to their DM); refused at once to someone who keeps the most personal watches.
+   */
   async watchThis(event: SlackAction): Promise<void> {
     const { slack, settings } = this.deps;
-    const admitted = await adminClick(this.deps, event, 'save alert rules');
+    const admitted = await adminClick(this.deps, event, 'save alert rules', { anyone: true });
     if (!admitted) return;
     const { answer, query, channelId } = admitted;
+    const full = this.personalCap(channelId, event.userId);
+    if (full) return answer(`:no_entry: ${full}`);
     const shape = await this.watchable(query);
     if (!shape || shape.metrics.length === 0) return answer('That answer has no metric to watch.');
     const { definition, ...fields } = shape;
@@ -144,9 +151,9 @@ export class WatchActions {
     const { store, settings, slack } = this.deps;
     const meta = parseWatchMetadata(submission.privateMetadata);
     if (!meta) return { errors: { [WATCH_BLOCKS.name]: OLD_MODAL } };
-    if (!settings.admins.includes(submission.userId)) {
-      return { errors: { [WATCH_BLOCKS.name]: 'Only pivotbot admins can save alert rules: ask one of them.' } };
-    }
+    const personal = isPersonalWatch(meta.channel, { admin: settings.admins.includes(submission.userId) });
+    const full = this.personalCap(meta.channel, submission.userId);
+    if (full) return { errors: { [WATCH_BLOCKS.name]: full } };
     const shape = await this.watchable(meta.query);
     if (!shape) return { errors: { [WATCH_BLOCKS.name]: 'That query no longer compiles; run it again.' } };
     const verdict = validateWatchForm(watchFormFromState(submission.values), {
@@ -160,31 +167,58 @@ export class WatchActions {
     if (query === undefined) {
       return { errors: { [WATCH_BLOCKS.on]: 'That row cannot be written as a query; watch each row instead.' } };
     }
+    const destination = personal ? await this.dmOf(submission.userId, meta.channel) : { channel: meta.channel };
+    if ('error' in destination) return { errors: { [WATCH_BLOCKS.name]: destination.error } };
     await store.subscriptions.add({
       report: watchId(verdict.name),
-      channel: meta.channel,
+      channel: destination.channel,
       query,
       watch: verdict.rule,
+      ...(personal ? { owner: submission.userId } : {}),
       createdBy: submission.userId,
     });
     this.deps.logger.info(
       {
         name: verdict.name,
-        channel: meta.channel,
+        channel: destination.channel,
+        personal,
         row: verdict.row !== undefined,
         watches: store.subscriptions.list().filter((s) => s.report.startsWith(WATCH_PREFIX)).length,
       },
       'watch saved',
     );
+    const where = personal
+      ? `its incidents open threads in your DM with pivotbot (<#${destination.channel}>), only you see them`
+      : `its incidents open threads in <#${destination.channel}>`;
     track(
       slack.ephemeral(
         meta.channel,
         submission.userId,
         noticeMessage(
-          `:white_check_mark: Watching \`${verdict.name}\` (\`${query.replace(/`/g, "'")}\`): its incidents open threads in <#${meta.channel}>. \`/pivot alerts\` lists it; \`/pivot unwatch ${verdict.name}\` removes it; \`pivotbot export ${verdict.name}\` prints it as a report file.`,
+          `:white_check_mark: Watching \`${verdict.name}\` (\`${query.replace(/`/g, "'")}\`): ${where}. \`/pivot alerts\` lists it; \`/pivot unwatch ${verdict.name}\` removes it; \`pivotbot export ${verdict.name}\` prints it as a report file.`,
         ),
       ),
     );
     return {};
+  }
+
+  /** Why `userId` may not save another personal watch from `channel`; undefined when they may (or it is a channel watch). */
+  private personalCap(channel: string, userId: string): string | undefined {
+    const admin = this.deps.settings.admins.includes(userId);
+    if (!isPersonalWatch(channel, { admin })) return undefined;
+    return capRefusal(this.deps.store.subscriptions.list(), userId);
+  }
+
+  /** The saver's DM with the bot (`conversations.open`), where a personal watch's threads go; or why it is not open. */
+  private async dmOf(userId: string, channel: string): Promise<{ channel: string } | { error: string }> {
+    const known = knownDm(channel);
+    if (known) return { channel: known };
+    try {
+      if (!this.deps.slack.openDm) throw new Error('this Slack gateway cannot open a direct message');
+      return { channel: await this.deps.slack.openDm(userId) };
+    } catch (error) {
+      this.deps.logger.warn({ err: toError(error), userId }, 'watch: DM not opened');
+      return { error: `Your DM with pivotbot could not be opened for its incidents: ${userMessageOf(error)}` };
+    }
   }
 }

@@ -47,6 +47,7 @@ describe('manifest.yml', () => {
       'groups:history',
       'groups:read',
       'im:history',
+      'im:write',
       'users:read',
     ]);
   });
