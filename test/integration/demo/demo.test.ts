@@ -18,7 +18,7 @@ describe('pivotbot demo', () => {
   /** daily-kpi's pacing line, when the demo's month has a plan and a complete day (else undefined). */
   let pacingExpected: boolean;
   const pacingLine =
-    /Spend \$[\d.]+K?, pacing \d+ % of the \$[\d.]+K? plan \(forecast \$[\d.]+K?\) · \w+ \d{4}, \d+ of \d+ days/;
+    /Spend \$[\d.]+K?, pacing \d+ % of the \$[\d.]+K? plan \(forecast \$[\d.]+K?, likely \$[\d.]+K?–\$[\d.]+K?\) · \w+ \d{4}, \d+ of \d+ days · (needs \$[\d.]+K? a day for the rest of the month to land on plan|the \$[\d.]+K? plan is spent already)/;
 
   beforeAll(async () => {
     out = await mkdtemp(join(tmpdir(), 'pivotbot-demo-'));
