@@ -51,8 +51,12 @@ export const corpusOptions: QueryOptions = {
   glossary: defaultGlossary().with(workspace.terms),
 };
 
-export function loadCorpus(name: 'slash-queries' | 'followups'): CorpusEntry[] {
-  return parse(readFileSync(`test/fixtures/independent/${name}.yaml`, 'utf8')) as CorpusEntry[];
+/** `independent`: the corpora the words were built against; `heldout`: written afterwards from the docs, never tuned on. */
+export function loadCorpus(
+  name: 'slash-queries' | 'followups',
+  set: 'independent' | 'heldout' = 'independent',
+): CorpusEntry[] {
+  return parse(readFileSync(`test/fixtures/${set}/${name}.yaml`, 'utf8')) as CorpusEntry[];
 }
 
 /** What a query text asks, as the compiler defines it (the report definition minus title and description). */

@@ -3,11 +3,16 @@ import { loadCorpus, score, scoreLine } from '../../support/independentCorpora.j
 
 const decode = (wire: string) => decodeSlackText(wire).text;
 
-describe.each(['slash-queries', 'followups'] as const)('the independent corpus %s', (name) => {
-  const entries = loadCorpus(name);
+describe.each([
+  ['independent', 'slash-queries', 150],
+  ['independent', 'followups', 150],
+  ['heldout', 'slash-queries', 80],
+  ['heldout', 'followups', 80],
+] as const)('the %s corpus %s', (set, name, size) => {
+  const entries = loadCorpus(name, set);
 
-  it('has 150 entries, each expecting a query or a refusal', () => {
-    expect(entries).toHaveLength(150);
+  it(`has ${size} entries, each expecting a query or a refusal`, () => {
+    expect(entries).toHaveLength(size);
     for (const e of entries) expect([e.query, e.refuse].filter((o) => o !== undefined)).toHaveLength(1);
   });
 
@@ -19,7 +24,7 @@ describe.each(['slash-queries', 'followups'] as const)('the independent corpus %
         (g) =>
           `  ${g.verdict === 'wrong' ? '✗' : '·'} ${g.entry.parent ? `${g.entry.parent} ⟶ ` : ''}${g.entry.text}: ${g.detail}`,
       );
-    process.stdout.write(`${scoreLine(name, s)}\n${lines.join('\n')}\n`);
+    process.stdout.write(`${set} ${scoreLine(name, s)}\n${lines.join('\n')}\n`);
     expect(s.wrong).toBe(0);
     expect(s.exact / s.n).toBeGreaterThanOrEqual(0.95);
   });
