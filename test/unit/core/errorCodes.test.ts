@@ -44,21 +44,29 @@ describe('ErrorCode, the one list of codes', () => {
     });
   });
 
-  it('holds every code src gives, and src mints none from data', async () => {
-    const given: Array<{ file: string; code: string }> = [];
+  it('gives every code in src as an ErrorCode member, never as a string or a template', async () => {
+    const literal: Array<{ file: string; code: string }> = [];
+    const members: Array<{ file: string; member: string }> = [];
     for (const file of await sourceFiles(SRC)) {
+      const where = file.slice(SRC.length + 1);
+      // Doc comments may show a code's value (`code: 'QUERY_INVALID'` in an example); code may not.
+      const text = (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter((line) => !/^\s*(\*|\/\/)/.test(line))
+        .join('\n');
       // Zod's issue codes (`code: 'custom'`) are lower case and not ours: the patterns skip them.
-      const text = await readFile(file, 'utf8');
-      for (const pattern of GIVEN) {
-        for (const match of text.matchAll(pattern))
-          given.push({ file: file.slice(SRC.length + 1), code: match[1] as string });
-      }
+      for (const pattern of GIVEN)
+        for (const match of text.matchAll(pattern)) literal.push({ file: where, code: match[1] as string });
+      for (const match of text.matchAll(/\bErrorCode\.([A-Za-z0-9]+)/g))
+        members.push({ file: where, member: match[1] as string });
     }
+    expect(literal).toEqual([]);
     // The scan finds what it looks for (a pattern that matched nothing would pass vacuously).
-    expect(given.map((g) => g.code)).toEqual(expect.arrayContaining(['RUN_INTERRUPTED', 'QUEUE_FULL', 'STORE_LOCKED']));
-    const minted = given.filter((g) => g.code.endsWith('_'));
-    expect(minted).toEqual([]);
-    expect(given.filter((g) => !isErrorCode(g.code))).toEqual([]);
+    expect(members.map((m) => m.member)).toEqual(
+      expect.arrayContaining(['RunInterrupted', 'QueueFull', 'StoreLocked']),
+    );
+    expect(members.filter((m) => !Object.hasOwn(ErrorCode, m.member))).toEqual([]);
+    for (const m of members) expect(isErrorCode(ErrorCode[m.member as keyof typeof ErrorCode])).toBe(true);
   });
 
   it('tells its codes from anything else', () => {
