@@ -23,6 +23,7 @@ import { nextFires } from '../time/index.js';
 import type { DeliveryDeps } from './DeliveryDeps.js';
 import { dataCheckPlan, incompleteDataNotice, measureData } from './dataReadiness.js';
 import { runAndDeliver } from './deliverRun.js';
+import { explainDigest, explainStepOf } from './explainDigest.js';
 import type { GateAnswer } from './RunTarget.js';
 import { redeliverThreadFiles } from './redeliverThreadFiles.js';
 
@@ -115,6 +116,7 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
     } else if (earlier) {
       deps.logger.info({ ...where, ts: earlier.ts }, 'digest already posted by an earlier attempt; not posting again');
       await completeThread(run, earlier.ts, deps);
+      await explainEarlier(run, earlier.ts, deps);
       return { messageTs: earlier.ts };
     }
   }
@@ -161,7 +163,8 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
       report,
       asOf: slot,
       csv: report.definition.deliver?.csv !== false,
-      explain: true,
+      // Posted first, explained after (`explainDigest`): the pacing line goes out with it.
+      explain: false,
       ...(gate ? { gate } : {}),
       post: {
         metadata: digestMetadata(run),
@@ -180,8 +183,15 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
     };
   }
   deps.logger.debug({ ...where, ts: delivered.messageTs }, 'digest delivered');
-  // Posted, its thread files too; the scheduler has not recorded the run yet.
+  // Posted, its thread files too; not explained yet, and the scheduler has not recorded the run.
   failpoint('digest-posted');
+  // A digest that went async is delivered in its progress message's thread: explained there too.
+  const threadTs = delivered.jobId === undefined ? undefined : deps.store.jobs.get(delivered.jobId)?.threadTs;
+  await explainDigest(
+    run,
+    { channel: spec.channel, ts: delivered.messageTs, view: delivered.view, ...(threadTs ? { threadTs } : {}) },
+    deps,
+  );
   return { messageTs: delivered.messageTs };
 }
 
@@ -308,11 +318,38 @@ async function completeThread(run: SlotRun, ts: string, deps: DigestDeps): Promi
 }
 
 /**
+ * The explanation step of a digest an earlier attempt posted: the digest that step recorded (a
+ * failed step keeps its ts), or the post found in the channel. A digest delivered by an async job
+ * whose step never started is left unexplained (the job's delivery owns its thread).
+ */
+async function explainEarlier(run: SlotRun, found: string, deps: DigestDeps): Promise<void> {
+  const step = explainStepOf(deps, run);
+  if (step?.status === 'succeeded' || step?.status === 'skipped') return;
+  if (step?.messageTs === undefined && deps.store.jobs.list().some((job) => job.threadTs === found)) {
+    deps.logger.info(
+      { report: run.spec.report, slot: run.slot.toISOString(), ts: found },
+      'digest delivered by an async job before its explanation step started; not explained',
+    );
+    return;
+  }
+  await explainDigest(run, { channel: run.spec.channel, ts: step?.messageTs ?? found }, deps);
+}
+
+/**
  * Posts the one failure notice of a slot whose attempts are spent: the report, the slot, the
  * reason in the user's terms and a button that runs it now.
  */
 export async function postDigestFailure(giveUp: GiveUp, deps: DigestDeps): Promise<void> {
   const { spec, slot, error } = giveUp;
+  const step = explainStepOf(deps, giveUp);
+  if (step?.status === 'failed' && step.messageTs !== undefined) {
+    // The digest is in the channel; only its explanation failed: no notice says the digest failed.
+    deps.logger.warn(
+      { report: spec.report, slot: slot.toISOString(), ts: step.messageTs, err: error },
+      "digest posted, its explanation's attempts spent; it stays without its because lines",
+    );
+    return;
+  }
   const loaded = await deps.loadReports().catch(() => undefined);
   const title = loaded?.reports.find((r) => r.id === spec.report)?.definition.title ?? spec.report;
   // The channel reads the reason with a reference to the log line that has the details.

@@ -13,7 +13,7 @@ import {
   explanationMessage,
   type ViewChartRenderer,
 } from '../render/index.js';
-import type { SlackGateway } from '../slackapi/index.js';
+import type { MessageMetadata, SlackGateway } from '../slackapi/index.js';
 import { postWithImage } from './postWithImage.js';
 
 export interface PostExplanationDeps {
@@ -38,7 +38,7 @@ export function becauseLines(explained: ExplainedReport): string[] {
  */
 export async function postExplanation(
   explained: ExplainedReport,
-  place: { title: string; channel: string; threadTs?: string; reportId?: string },
+  place: { title: string; channel: string; threadTs?: string; reportId?: string; metadata?: MessageMetadata },
   deps: PostExplanationDeps,
 ): Promise<{ ts: string; channel: string }> {
   const metrics = explained.metrics;
@@ -59,7 +59,10 @@ export async function postExplanation(
     }
     return message;
   };
-  const options = place.threadTs ? { threadTs: place.threadTs } : {};
+  const options = {
+    ...(place.threadTs ? { threadTs: place.threadTs } : {}),
+    ...(place.metadata ? { metadata: place.metadata } : {}),
+  };
   if (!chart) return deps.slack.post(place.channel, build(), options);
   // Slack may still be processing the chart it was just given: postWithImage waits for it.
   const sent = await postWithImage(

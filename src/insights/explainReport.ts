@@ -254,6 +254,22 @@ async function explainOne(
 }
 
 /**
+ * The headline KPIs of a run that moved past the report's `present.explain` threshold against its
+ * comparison: what its digest explains. Undefined when none moved or explanations are off.
+ *
+ * @example movedHeadline(view, report.definition) // ['installs']
+ */
+export function movedHeadline(view: ReportView, definition: ReportDefinition): string[] | undefined {
+  const settings = explainSettings(definition);
+  if (!settings.enabled || !view.comparison) return undefined;
+  const moved = view.headline.filter((key) => {
+    const percent = view.comparison?.totals[key]?.percent;
+    return percent !== null && percent !== undefined && Math.abs(percent) >= settings.threshold;
+  });
+  return moved.length > 0 ? moved : undefined;
+}
+
+/**
  * The explanations of a run's headline KPIs that moved past the report's `present.explain`
  * threshold against its comparison; undefined when none moved, explanations are off, or they
  * failed (logged: the digest goes out without them).
@@ -265,13 +281,8 @@ export async function explainMoved(
   target: { report: { id: string; definition: ReportDefinition }; asOf: Date; range?: RangeSpec | undefined },
   deps: ExplainDeps,
 ): Promise<ExplainedReport | undefined> {
-  const settings = explainSettings(target.report.definition);
-  if (!settings.enabled || !view.comparison) return undefined;
-  const moved = view.headline.filter((key) => {
-    const percent = view.comparison?.totals[key]?.percent;
-    return percent !== null && percent !== undefined && Math.abs(percent) >= settings.threshold;
-  });
-  if (moved.length === 0) return undefined;
+  const moved = movedHeadline(view, target.report.definition);
+  if (!moved) return undefined;
   try {
     return await explainReport(
       {

@@ -13,6 +13,7 @@ export {
   explainMoved,
   explainReport,
   explainSettings,
+  movedHeadline,
   movedPast,
   REQUEST_DEADLINE_MS,
   REQUEST_QUERY_BUDGET,

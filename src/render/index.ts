@@ -28,7 +28,13 @@ export {
   type SummaryIncident,
   type SummaryRule,
 } from './blocks/alertsSummaryMessage.js';
-export { type DigestOptions, digestMessage, fallbackText, headlineFields } from './blocks/digestMessage.js';
+export {
+  type DigestOptions,
+  digestMessage,
+  fallbackText,
+  headlineFields,
+  withBecause,
+} from './blocks/digestMessage.js';
 export {
   type AllQuiet,
   allQuietMessage,

@@ -16,7 +16,15 @@ export { listAlertSchedules, listSchedules, type ScheduleDefaults } from './list
 export { type CatchUpOptions, type CatchUpPlan, ON_TIME_MS, planCatchUp } from './planCatchUp.js';
 export { nextWakeAt, scheduleAction, vanishedSchedules } from './planSchedules.js';
 export { type RetryDecision, retryAction } from './retryAction.js';
-export { alertRunKey, parseAlertRunKey, parseRunKey, runKey, specRunKey, specRunKeyPrefix } from './runKey.js';
+export {
+  alertRunKey,
+  explainRunKey,
+  parseAlertRunKey,
+  parseRunKey,
+  runKey,
+  specRunKey,
+  specRunKeyPrefix,
+} from './runKey.js';
 export {
   type Day,
   DEFAULT_CATCH_UP_MS,

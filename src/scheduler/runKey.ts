@@ -10,6 +10,18 @@ export function runKey(report: string, channel: string, slot: Date): string {
   return `digest:${report}:${channel}:${slot.toISOString()}`;
 }
 
+/**
+ * The identity of a digest's explanation step: the "because" lines added to the posted digest of
+ * one slot and the ranking in its thread. Claimed apart from the digest's key, so that the step is
+ * retried (and recorded) on its own.
+ *
+ * @example explainRunKey('daily-kpi', 'C0123', new Date('2026-11-23T12:00:00Z'))
+ * // 'digest-explain:daily-kpi:C0123:2026-11-23T12:00:00.000Z'
+ */
+export function explainRunKey(report: string, channel: string, slot: Date): string {
+  return `digest-explain:${report}:${channel}:${slot.toISOString()}`;
+}
+
 /** The parts of a digest run key, or `undefined` for any other key. */
 export function parseRunKey(key: string): { report: string; channel: string; slot: Date } | undefined {
   const match = /^digest:(.+):([^:]+):(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)$/.exec(key);

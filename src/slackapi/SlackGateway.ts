@@ -34,6 +34,8 @@ export interface HistoryMessage {
   botId?: string;
   /** Present when asked for with `includeAllMetadata` and the message carries some. */
   metadata?: MessageMetadata;
+  /** The message's blocks as Slack keeps them (what an update that keeps them starts from). */
+  blocks?: unknown[];
   /** Files shared with the message (an upload into a thread is such a message). */
   files?: Array<{ id: string; name?: string }>;
 }

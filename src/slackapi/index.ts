@@ -7,6 +7,7 @@ export {
   alertMetadata,
   answerMetadata,
   DIGEST_EVENT,
+  DIGEST_EXPLANATION_EVENT,
   type PivotbotEventType,
 } from './metadataEvents.js';
 export { paceLowerBoundMs, type RateLimitSettings } from './rateLimits.js';

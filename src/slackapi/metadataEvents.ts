@@ -7,12 +7,21 @@
 
 /** A scheduled digest: `{ report, channel, slot, late }`. */
 export const DIGEST_EVENT = 'pivotbot_digest';
+/**
+ * A digest's explanation ranking, in the digest's thread: `{ report, channel, slot }`. A retry of the
+ * digest's explanation step reads the thread for it before posting the ranking again.
+ */
+export const DIGEST_EXPLANATION_EVENT = 'pivotbot_digest_explanation';
 /** An alert parent and the replies in its thread: `{ report, rule, entity, state }`. */
 export const ALERT_EVENT = 'pivotbot_alert';
 /** An answer to `/pivot`, a DM or a mention: `{ query }`. */
 export const ANSWER_EVENT = 'pivotbot_answer';
 
-export type PivotbotEventType = typeof DIGEST_EVENT | typeof ALERT_EVENT | typeof ANSWER_EVENT;
+export type PivotbotEventType =
+  | typeof DIGEST_EVENT
+  | typeof DIGEST_EXPLANATION_EVENT
+  | typeof ALERT_EVENT
+  | typeof ANSWER_EVENT;
 
 /**
  * The message metadata of an alert parent: after a crash, the channel's history says whether

@@ -106,6 +106,51 @@ function tableCaption(view: ReportView, shown: number): string {
   return shown < total ? `*Top ${shown} of ${total.toLocaleString('en-US')} rows*` : `*All ${total} rows*`;
 }
 
+/** The "because" lines' block (one context element each, up to Slack's limit); undefined for none. */
+function becauseBlock(lines: readonly string[]): Block | undefined {
+  const because = lines.slice(0, SLACK_LIMITS.contextElements);
+  return because.length > 0 ? context(...because.map((line) => `:mag: ${escapeMrkdwn(line)}`)) : undefined;
+}
+
+/**
+ * A posted digest's blocks (as Slack gives them back) with its "because" lines added where
+ * `digestMessage` puts them: after the headline KPIs and the pacing line, before the chart. For a
+ * digest posted before its explanation (`chat.update` of the message). An image block showing an
+ * uploaded file keeps only what a post sends (Slack adds its URL and size when it gives it back).
+ *
+ * @example slack.update(channel, ts, { text, blocks: withBecause(posted.blocks, because) })
+ */
+export function withBecause(posted: readonly unknown[], because: readonly string[]): Block[] {
+  const blocks = posted.map((b) => sentForm(b as Block));
+  const added = becauseBlock(because);
+  if (!added) return blocks;
+  const headline = blocks.findIndex((b) => b.type === 'section' && Array.isArray((b as { fields?: unknown }).fields));
+  if (headline < 0) return blocks;
+  let at = headline + 1;
+  const next = blocks[at] as { type?: string; elements?: Array<{ text?: unknown }> } | undefined;
+  if (next?.type === 'context' && String(next.elements?.[0]?.text ?? '').startsWith(':dart:')) at++;
+  return [...blocks.slice(0, at), added, ...blocks.slice(at)];
+}
+
+/** An image block of an uploaded file as a post sends it; any other block as it is. */
+function sentForm(block: Block): Block {
+  const image = block as {
+    type?: string;
+    slack_file?: unknown;
+    alt_text?: unknown;
+    title?: unknown;
+    block_id?: unknown;
+  };
+  if (image.type !== 'image' || image.slack_file === undefined) return block;
+  return {
+    type: 'image',
+    slack_file: image.slack_file,
+    alt_text: image.alt_text,
+    ...(image.title !== undefined ? { title: image.title } : {}),
+    ...(image.block_id !== undefined ? { block_id: image.block_id } : {}),
+  } as Block;
+}
+
 /** Body blocks shared by the digest and the ad-hoc result. */
 export function resultBlocks(view: ReportView, options: DigestOptions, cuts: string[]): Block[] {
   const blocks: Block[] = [];
@@ -113,8 +158,8 @@ export function resultBlocks(view: ReportView, options: DigestOptions, cuts: str
   if (headline.block) blocks.push(headline.block);
   if (headline.cut > 0) cuts.push(`${headline.cut} headline KPIs beyond ${SLACK_LIMITS.sectionFields}`);
   if (options.pacing) blocks.push(context(`:dart: ${escapeMrkdwn(pacingLine(options.pacing))}`));
-  const because = (options.because ?? []).slice(0, SLACK_LIMITS.contextElements);
-  if (because.length > 0) blocks.push(context(...because.map((line) => `:mag: ${escapeMrkdwn(line)}`)));
+  const because = becauseBlock(options.because ?? []);
+  if (because) blocks.push(because);
   if (options.chart) blocks.push(imageBlock(options.chart));
   if (view.rows.length > 0 && view.columns.length > 0) {
     const table = buildTable(view, { maxRows: options.tableRows ?? 10, style: options.tableStyle ?? 'table' });

@@ -14,6 +14,7 @@ import { ReportingClient } from '../../../src/reporting/index.js';
 import { findReport, loadReports } from '../../../src/reports/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import type { ScheduleSpec } from '../../../src/scheduler/index.js';
+import type { MessageMetadata } from '../../../src/slackapi/index.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 
 const NOW = new Date();
@@ -61,6 +62,7 @@ describe('one digest, every door', () => {
 
   /** Delivery deps whose Slack records what is posted; no chart is drawn (the three draw the same one). */
   async function deps(posted: SlackMessage[]): Promise<DigestDeps> {
+    const metadata = new Map<number, MessageMetadata | undefined>();
     const loaded = await loadReports(reportsDir, { now: NOW, defaultTimeZone: 'UTC' });
     return {
       client: new ReportingClient({ ...sandbox, now: () => NOW }),
@@ -72,10 +74,24 @@ describe('one digest, every door', () => {
       signal: new AbortController().signal,
       charts: { renderView: async () => undefined },
       loadReports: async () => loaded,
+      // The scheduled digest is posted first, then its because lines are added by an update of it.
       slack: {
-        async post(channel: string, message: SlackMessage) {
+        async post(channel: string, message: SlackMessage, options?: { metadata?: MessageMetadata }) {
           posted.push(message);
+          metadata.set(posted.length, options?.metadata);
           return { ts: `1.00000${posted.length}`, channel };
+        },
+        async update(_channel: string, ts: string, message: SlackMessage) {
+          posted[Number(ts.slice(-1)) - 1] = message;
+        },
+        async history(_channel: string, options: { latest?: string }) {
+          const n = Number(options.latest?.slice(-1));
+          const message = posted[n - 1];
+          const meta = metadata.get(n);
+          return message ? [{ ts: `1.00000${n}`, ...message, ...(meta ? { metadata: meta } : {}) }] : [];
+        },
+        async replies() {
+          return [];
         },
         async upload() {},
       },
