@@ -80,31 +80,52 @@ export const UNIFORM_DRAW: PlantDraw = {
         plant: { where: p.where, metric: p.metric, factor: p.factor, days: p.days },
         explain: [p.explain],
         named: Object.fromEntries(
-          Object.entries(p.where).map(([d, v]) =>
+          Object.entries(p.where).flatMap(([d, v]) =>
             d === 'campaignId'
-              ? ['campaign', names.campaign.get(v) ?? v]
+              ? [['campaign', names.campaign.get(v) ?? v]]
               : d === 'appId'
-                ? ['app', names.app.get(v) ?? v]
-                : [d, v],
+                ? (names.app.get(v) ?? [['app', v]])
+                : [[d, v]],
           ),
         ),
       }));
   },
 };
 
-/** Campaign and app names by id, from one pivot of the day each. */
+/**
+ * Campaign names by id, and apps as the engine can name them by id: `app=Merge Kingdom`, with its
+ * platform when several apps share the name (on `medium` 80 apps share 20 names, an iOS and an
+ * Android app under one name), from one pivot of the day each.
+ */
 async function idNames(client: ReportingClient, day: readonly [string, string]) {
-  const names = async (id: string, name: string) => {
-    const answer = await client.pivot({
-      from: day[0],
-      to: day[1],
-      dimensions: [{ name: id }, { name }],
-      metrics: [{ name: 'impressions' }],
-      context: { sqlTimeZone: 'UTC' },
-      options: { removeZeroRows: false },
-      totals: false,
-    });
-    return new Map(answer.rows.map((r) => [String(r[id]), String(r[name])]));
-  };
-  return { campaign: await names('campaignId', 'campaign'), app: await names('appId', 'app') };
+  const rows = async (dimensions: string[]) =>
+    (
+      await client.pivot({
+        from: day[0],
+        to: day[1],
+        dimensions: dimensions.map((name) => ({ name })),
+        metrics: [{ name: 'impressions' }],
+        context: { sqlTimeZone: 'UTC' },
+        options: { removeZeroRows: false },
+        totals: false,
+      })
+    ).rows;
+  const campaign = new Map(
+    (await rows(['campaignId', 'campaign'])).map((r) => [String(r.campaignId), String(r.campaign)]),
+  );
+  const apps = await rows(['appId', 'app', 'appPlatform']);
+  const sharing = (name: string) =>
+    new Set(apps.filter((r) => String(r.app) === name).map((r) => String(r.appId))).size;
+  const app = new Map(
+    apps.map((r) => [
+      String(r.appId),
+      sharing(String(r.app)) > 1
+        ? [
+            ['app', String(r.app)],
+            ['appPlatform', String(r.appPlatform)],
+          ]
+        : [['app', String(r.app)]],
+    ]),
+  );
+  return { campaign, app };
 }
