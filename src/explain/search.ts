@@ -5,8 +5,9 @@
  * `generalize` prefers a coarser segment that moved as a whole; `choose` keeps disjoint drivers;
  * `decideDiffuse` says whether they explain the change; `findOffset` sees moves that cancel out.
  */
-import { type Frame, type Segment, wholeParts } from './segmentMath.js';
+import { type Frame, measureSegment, type Segment, wholeParts } from './segmentMath.js';
 import { movedAsWhole, standsOut } from './standsOut.js';
+import type { GroupRow } from './types.js';
 import { overlaps, whereKey } from './where.js';
 
 /** Drivers listed at most; they are disjoint segments. */
@@ -19,8 +20,10 @@ export const MAX_DEPTH = 3;
 export const DRILL_DIMENSIONS = 3;
 /** A dimension is drilled into only when its best segment explains at least this share. */
 export const CONCENTRATED = 0.2;
-/** A piece replaces its parent only when it explains at least this share of the parent's contribution. */
+/** A piece replaces its parent only when it explains at least this share of the parent's contribution… */
 export const MOST_OF_PARENT = 0.5;
+/** …and this much more than it would have had the whole parent moved evenly (nearly all of a parent is the parent). */
+export const EVEN_MARGIN = 0.1;
 /** Not diffuse when one standing-out driver explains this share… */
 export const ONE_DRIVER_SHARE = 0.35;
 /** …or the top three standing-out drivers together explain this share. */
@@ -96,8 +99,8 @@ export function drillPlan(
 
 /**
  * Drill: the piece of `parent` (from a filtered group-by) that replaces it, or undefined. The
- * piece that explains most must explain at least MOST_OF_PARENT of the parent's contribution,
- * stand out from the parent's other pieces, and the parent must not have moved as a whole (its
+ * piece that explains most must explain at least MOST_OF_PARENT of the parent's contribution
+ * (and EVEN_MARGIN more than had the parent moved evenly), stand out from the parent's other pieces, and the parent must not have moved as a whole (its
  * other pieces moved as the outside did: see movedAsWhole). A strong parent beats its children.
  */
 export function drill(
@@ -113,10 +116,31 @@ export function drill(
   for (const piece of pieces)
     if (best === undefined || direction * (piece.contribution - best.contribution) > 0) best = piece;
   if (best === undefined || best.volume < minVolume) return undefined;
-  if ((direction * best.contribution) / parentContribution < MOST_OF_PARENT) return undefined;
+  const share = (direction * best.contribution) / parentContribution;
+  if (share < MOST_OF_PARENT) return undefined;
+  const even = evenMoveShare(frame, parent, best);
+  if (even !== undefined && share - even < EVEN_MARGIN) return undefined;
   const gate = { within: parent.parts, compared: pieces.length, siblings: pieces, direction };
   if (!standsOut(frame, best, gate)) return undefined;
   return movedAsWhole(frame, parent.parts, best.parts) ? undefined : best;
+}
+
+/**
+ * The share of `parent`'s contribution that `piece` would have had had it moved like its parent
+ * (its baseline parts times the parent's own factors, numerator and denominator apart): its
+ * baseline share of the parent for an additive metric; for a ratio it also weighs how far the
+ * piece's ratio is from the whole's. Undefined when the parent has no baseline to scale.
+ */
+export function evenMoveShare(frame: Frame, parent: Segment, piece: Segment): number | undefined {
+  const p = parent.parts;
+  const c = piece.parts;
+  if (parent.contribution === 0 || p.n0 === 0 || (frame.kind === 'ratio' && p.d0 === 0)) return undefined;
+  const num = (c.n0 * p.n1) / p.n0;
+  const even: GroupRow =
+    frame.kind === 'ratio'
+      ? { where: piece.where, baseline: { num: c.n0, den: c.d0 }, current: { num, den: (c.d0 * p.d1) / p.d0 } }
+      : { where: piece.where, baseline: { num: c.n0 }, current: { num } };
+  return measureSegment(frame, piece.where, even).contribution / parent.contribution;
 }
 
 /**
