@@ -8,7 +8,7 @@
  * digest's metadata says `explained`, the thread holds a reply with the ranking's metadata.
  */
 import { ErrorCode, storedError } from '../core/index.js';
-import { type ExplainedReport, explainReport, movedHeadline } from '../insights/index.js';
+import { type ExplainedReport, explainReport, explainSettings, movedHeadline } from '../insights/index.js';
 import { withBecause } from '../render/index.js';
 import { findReport, type LoadedReport, type ReportView, runReport } from '../reports/index.js';
 import { explainRunKey, type SlotRun } from '../scheduler/index.js';
@@ -49,6 +49,15 @@ export async function explainDigest(run: SlotRun, posted: PostedDigest, deps: Di
   const key = explainRunKey(spec.report, spec.channel, slot);
   const where = { report: spec.report, channel: spec.channel, slot: slot.toISOString(), ts: posted.ts };
   const previous = runs.findByIdempotencyKey(key);
+  // Nothing to explain: no step, no record (explanations off, or the posting attempt's run shows no KPI moved).
+  if (previous === undefined) {
+    const report = findReport(await deps.loadReports(), spec.report);
+    if (!explainSettings(report.definition).enabled) return;
+    if (posted.view && !movedHeadline(posted.view, report.definition)) {
+      countExplanation(deps.metrics, 'report', 'skipped', 'not_moved');
+      return;
+    }
+  }
   const step = {
     report: spec.report,
     trigger: run.late ? ('catch-up' as const) : ('schedule' as const),
