@@ -60,7 +60,15 @@ describe('pivotbot explain --leaves', () => {
     expect(json.change).toBeCloseTo(json.current - json.baseline, 9);
     expect(json.queries).toBeLessThanOrEqual(24);
     expect(json.drivers[0].where).toEqual({ countryCode: 'BR', source: 'Vungle' });
-    expect(Object.keys(json.drivers[0])).toEqual(['where', 'current', 'baseline', 'contribution', 'share']);
+    // The contract's fields first (DESIGN.md); `standsOut` says whether the driver is beyond noise.
+    expect(Object.keys(json.drivers[0])).toEqual([
+      'where',
+      'current',
+      'baseline',
+      'contribution',
+      'share',
+      'standsOut',
+    ]);
   });
 
   it('prints a readable ranking with mix and rate for a ratio, and honours --dimensions and --scale', async () => {
@@ -77,10 +85,10 @@ describe('pivotbot explain --leaves', () => {
     expect(code).toBe(0);
     const lines = out.split('\n');
     expect(lines[0]).toMatch(
-      /^installsCpi \+\d+\.\d % \([\d.]+ → [\d.]+\): platform=ios \+[\d.]+ \(\d+ % of the change\)$/,
+      /^installsCpi \+\d+\.\d % \(\$[\d.]+ → \$[\d.]+\): ios's CPI rose \$[\d.]+ → \$[\d.]+ \(\+\$[\d.]+, \d+ % of the change\)$/,
     );
     expect(lines[2]).toMatch(
-      /^ {2}1\. platform=ios \+[\d.]+ \(\d+ % of the change; mix [−+±][\d.]+, rate \+[\d.]+; [\d.]+ → [\d.]+\)$/,
+      /^ {2}1\. platform=ios \+\$[\d.]+ \(\d+ % of the change\): ios's CPI rose \$[\d.]+ → \$[\d.]+$/,
     );
     expect(out).toContain('of 2 dimensions explored');
     const scaled = JSON.parse((await pivotbot(...args, '--scale', '1000', '--json')).out);
@@ -94,6 +102,10 @@ describe('pivotbot explain --leaves', () => {
       'share',
       'mix',
       'rate',
+      'standsOut',
+      'volumeShare',
+      'numerator',
+      'elsewhere',
     ]);
   });
 
@@ -112,7 +124,7 @@ describe('pivotbot explain --leaves', () => {
     const { code, out, err } = await pivotbot('explain', '--leaves', file);
     expect(code).toBe(1);
     expect(out).toBe('');
-    expect(err).toBe(`${file}: row 3, column current: "ten" is not a number.\n`);
+    expect(err).toBe(`${file}: row 3, column current: "ten" is not a decimal number.\n`);
   });
 
   it('says a missing file, a bad budget and a missing --leaves in one line each', async () => {
