@@ -21,8 +21,6 @@ import {
   asOfFor,
   changedCampaigns,
   eligibleSegments,
-  MIN_PLANTED_MOVE,
-  MIN_SEGMENT_SHARE,
   PLANTED_METRICS,
   PlantedExplainer,
   putPlants,

@@ -151,7 +151,8 @@ describe('item 10: mix and rate in the trade’s words', () => {
     ]);
     const [br] = json.drivers as Record<string, unknown>[];
     expect(br).toMatchObject({ where: { countryCode: 'BR' }, volumeShare: { baseline: 0.1 } });
-    expect((br?.volumeShare as { current: number }).current).toBeCloseTo(0.35, 2);
+    const volumeShare = br?.volumeShare as { current: number } | undefined;
+    expect(volumeShare?.current).toBeCloseTo(0.35, 2);
   });
 });
 
