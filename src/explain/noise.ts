@@ -77,13 +77,8 @@ export function partZ(segment: readonly [number, number], rest: readonly [number
   return (c - k * b) / Math.sqrt(Math.max(unit, variance));
 }
 
-/**
- * The lower quartile of χ² with one degree of freedom (a Pearson residual's square under Poisson
- * noise). The quartile, not the median: a cause in another dimension reaches most segments of this
- * one unevenly (a plant on US · ANDROID moves every campaign by its US-Android share) and would
- * inflate a median; the least-touched quarter still shows the noise alone.
- */
-const CHI2_1_QUARTILE = 0.1015;
+/** The median of χ² with one degree of freedom: a Pearson residual's square has it under Poisson noise. */
+const CHI2_1_MEDIAN = 0.4549;
 /** A dimension estimates the dispersion only with at least this many segments… */
 export const DISPERSION_MIN_SEGMENTS = 5;
 /** …of at least this baseline count each (Pearson residuals of smaller counts are skewed)… */
@@ -94,8 +89,8 @@ export const DISPERSION_MIN_AMOUNT_SHARE = 0.002;
 /**
  * How many times Poisson's variance a part varies by (quasi-Poisson dispersion), estimated on one
  * dimension's scan: the median squared Pearson residual of its segments' values against the
- * dimension's volume-weighted median move, over χ²₁'s: the lower quartile of both, so that a cause
- * (in a few segments of this dimension, or in another reaching these unevenly) barely moves it. Undefined when the scan has too few segments of size.
+ * dimension's volume-weighted median move, over χ²₁'s median. Medians, so that a cause in a few
+ * segments barely moves the estimate. Undefined when the scan has too few segments of size.
  * `pairs` are [baseline, current] per segment; counts are floored at 1 (they vary at least as
  * Poisson's), amounts are not (their unit is arbitrary: dollars or cents give the same answer).
  */
@@ -108,7 +103,7 @@ export function scanDispersion(kind: PartKind, pairs: readonly (readonly [number
     sized.map(([base, observed]) => observed / base),
     sized.map(([base]) => base),
   );
-  const phi = lowerQuartile(sized.map(([base, observed]) => pearson(observed, base, k) ** 2)) / CHI2_1_QUARTILE;
+  const phi = median(sized.map(([base, observed]) => pearson(observed, base, k) ** 2)) / CHI2_1_MEDIAN;
   return kind === 'count' ? Math.max(1, phi) : phi;
 }
 
@@ -151,14 +146,6 @@ function weightedMedian(values: readonly number[], weights: readonly number[]): 
     if (seen >= half) return value;
   }
   return order[order.length - 1]?.[0] ?? 1;
-}
-
-function lowerQuartile(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (sorted.length - 1) / 4;
-  const lo = sorted[Math.floor(at)] as number;
-  const hi = sorted[Math.ceil(at)] as number;
-  return lo + (hi - lo) * (at - Math.floor(at));
 }
 
 export function median(values: readonly number[]): number {
