@@ -45,7 +45,7 @@ function toHistoryMessage(raw: Record<string, unknown>): HistoryMessage {
   if (metadata && typeof metadata.event_type === 'string') {
     message.metadata = { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} };
   }
-  if (Array.isArray(raw.blocks)) message.blocks = raw.blocks as unknown[];
+  if (Array.isArray(raw.blocks) && raw.blocks.length > 0) message.blocks = raw.blocks as unknown[];
   if (Array.isArray(raw.files)) {
     message.files = (raw.files as Array<{ id?: unknown; name?: unknown }>).map((f) => ({
       id: String(f.id ?? ''),

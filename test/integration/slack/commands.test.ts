@@ -82,8 +82,10 @@ describe.each([
   it('answers postbacks with the distribution', async () => {
     const before = posts().length;
     await bot().command('postbacks app:101 keys:conversion_value last 7 days');
-    await bot().slack.waitFor(() => posts().length > before, 20_000, 'the postbacks result');
-    expect(text(posts()[before]?.args.blocks)).toContain('conversion_value');
+    // The previous test's digest may still add its explanation to its thread meanwhile: look for the answer itself.
+    const answer = () => posts().slice(before).find((p) => text(p.args.blocks).includes('conversion_value'));
+    await bot().slack.waitFor(() => answer() !== undefined, 20_000, 'the postbacks result with its key');
+    expect(answer()?.args.channel).toBeDefined();
   });
 
   it('lists the open incidents of the store, and never calls unevaluated rules all clear', async () => {
