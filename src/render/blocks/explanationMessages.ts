@@ -71,6 +71,22 @@ function signedValue(value: number, unit: FormatUnit): string {
   return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${text}`;
 }
 
+/**
+ * `mix +$0.06, rate +$1.15`; a part that is zero at the data's precision (a float residue such as
+ * 2e-17 beside a move of $1.15) is left out rather than shown as a long tail of zeros or as ±0.
+ */
+function splitParts(mix: number, rate: number, unit: FormatUnit): string {
+  const scale = Math.max(Math.abs(mix), Math.abs(rate));
+  const parts = [
+    ['mix', mix],
+    ['rate', rate],
+  ] as const;
+  return parts
+    .filter(([, value]) => Math.abs(value) > scale * 1e-9)
+    .map(([name, value]) => `${name} ${signedValue(value, unit)}`)
+    .join(', ');
+}
+
 function percentShare(share: number): string {
   return `${Math.round(Math.abs(share) * 100)} %`;
 }
@@ -121,7 +137,7 @@ function driverLine(rank: number, driver: ExplanationDriver, metric: ExplainedMe
   const kind = mixOrRate(driver);
   const split =
     driver.mix !== undefined && driver.rate !== undefined
-      ? ` · mix ${signedValue(driver.mix, metric.unit)}, rate ${signedValue(driver.rate, metric.unit)}${kind ? ` (${KIND_TEXT[kind]})` : ''}`
+      ? ` · ${splitParts(driver.mix, driver.rate, metric.unit)}${kind ? ` (${KIND_TEXT[kind]})` : ''}`
       : '';
   return `${rank}. *${escapeMrkdwn(segmentText(driver.where, metric.labelOf))}*  ${signedValue(driver.contribution, metric.unit)} (${percentShare(driver.share)} of the change) · ${was}${split}`;
 }

@@ -5,6 +5,7 @@ import {
   type ExplanationSummary,
   explanationMessage,
   mixOrRate,
+  rankingText,
   segmentText,
 } from '../../../src/render/index.js';
 
@@ -117,5 +118,16 @@ describe('explanationMessage', () => {
     const text = JSON.stringify(explanationMessage({ title: 'q', periods: 'p', metrics: [cpi(0.05, 0.15)] }).blocks);
     expect(text).toContain('mix +$0.05');
     expect(text).toContain('rate +$0.15');
+  });
+});
+
+describe('a ratio driver’s mix and rate in the thread', () => {
+  it('leaves out a part that is only a float residue, and shows both real parts', () => {
+    const residue = rankingText(cpi(0.06, 2.08e-17));
+    expect(residue).toContain('mix +$0.06');
+    expect(residue).not.toContain('rate');
+    expect(residue).not.toMatch(/0\.0000/);
+    const both = rankingText(cpi(0.06, 1.15));
+    expect(both).toContain('mix +$0.06, rate +$1.15');
   });
 });
