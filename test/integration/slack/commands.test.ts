@@ -83,7 +83,10 @@ describe.each([
     const before = posts().length;
     await bot().command('postbacks app:101 keys:conversion_value last 7 days');
     // The previous test's digest may still add its explanation to its thread meanwhile: look for the answer itself.
-    const answer = () => posts().slice(before).find((p) => text(p.args.blocks).includes('conversion_value'));
+    const answer = () =>
+      posts()
+        .slice(before)
+        .find((p) => text(p.args.blocks).includes('conversion_value'));
     await bot().slack.waitFor(() => answer() !== undefined, 20_000, 'the postbacks result with its key');
     expect(answer()?.args.channel).toBeDefined();
   });
