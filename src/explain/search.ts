@@ -62,6 +62,8 @@ export function scan(
   const candidates: Candidate[] = [];
   const concentration = new Map<string, number>();
   const within = wholeParts(frame);
+  // Every segment of every scan is a test: the noise bar counts them all (Bonferroni).
+  const compared = [...measured.values()].reduce((n, segments) => n + segments.length, 0);
   for (const [dimension, segments] of measured) {
     if (segments.length < 2) continue;
     const pushing = segments
@@ -72,7 +74,7 @@ export function scan(
       dimension,
       best === undefined ? 0 : (direction * best.contribution) / Math.abs(frame.change || 1),
     );
-    const gate = { within, compared: segments.length, siblings: segments, direction };
+    const gate = { within, compared, siblings: segments, direction };
     pushing.forEach((segment, i) => {
       candidates.push({ segment, standsOut: i < TESTED_PER_DIMENSION && standsOut(frame, segment, gate) });
     });
@@ -120,7 +122,9 @@ export function drill(
   if (share < MOST_OF_PARENT) return undefined;
   const even = evenMoveShare(frame, parent, best);
   if (even !== undefined && share - even < EVEN_MARGIN) return undefined;
-  const gate = { within: parent.parts, compared: pieces.length, siblings: pieces, direction };
+  // A piece is one of the pieces of every drill the search may ask: the bar counts them all.
+  const compared = pieces.length * DRILLED_SEGMENTS * DRILL_DIMENSIONS;
+  const gate = { within: parent.parts, compared, siblings: pieces, direction };
   if (!standsOut(frame, best, gate)) return undefined;
   return movedAsWhole(frame, parent.parts, best.parts) ? undefined : best;
 }
