@@ -2,12 +2,12 @@ import type { Driver, Explanation } from './types.js';
 import { describeWhere } from './where.js';
 import {
   decimals,
-  mechanism,
-  percentText,
+  driverWords,
+  leadText,
+  offsetText as offsetWords,
   type RatioWords,
   ratioValue,
   ratioWords,
-  shownParts,
   signedAmount,
 } from './words.js';
 
@@ -87,46 +87,36 @@ export function formatExplanation(explanation: Explanation): string {
 
 /** The first driver: its mechanism leads for a ratio, then its amount and share. */
 function headline(d: Driver, words: RatioWords | undefined): string {
-  const how = words === undefined ? undefined : mechanism(d, words);
-  if (how === undefined || words === undefined)
-    return `${describeWhere(d.where)} ${signed(d.contribution)} (${share(d)} of the change)`;
-  const total = signedAmount(shownParts(d).contribution, decimals(d.contribution), words.unit);
-  // With both parts, each already carries its amount: the driver's total follows after a colon.
-  return how.amounts
-    ? `${how.text}: ${total}, ${share(d)} of the change`
-    : `${how.text} (${total}, ${share(d)} of the change)`;
+  return leadText(describeWhere(d.where), driverWords(d, words, signed));
+}
+
+/** A move's amount: a ratio's in its unit. */
+function moveAmount(d: Driver, words: RatioWords | undefined): string {
+  return words === undefined
+    ? signed(d.contribution)
+    : signedAmount(d.contribution, decimals(d.contribution), words.unit);
 }
 
 /** `no net change: countryCode=US +501 offset by countryCode=BR −500`. */
 function offsetText(drivers: readonly Driver[], words: RatioWords | undefined): string {
-  const amount = (d: Driver) =>
-    words === undefined ? signed(d.contribution) : signedAmount(d.contribution, decimals(d.contribution), words.unit);
-  const [a, b] = [...drivers].sort((x, y) => y.contribution - x.contribution);
-  if (a === undefined || b === undefined) return 'no net change';
-  return `no net change: ${describeWhere(a.where)} ${amount(a)} offset by ${describeWhere(b.where)} ${amount(b)}`;
+  return offsetWords(drivers, (d) => `${describeWhere(d.where)} ${moveAmount(d, words)}`);
 }
 
 /** A move of an offset: its amount and its own values, no share of a change that is (nearly) none. */
 function offsetLine(d: Driver, words: RatioWords | undefined): string {
-  const amount =
-    words === undefined ? signed(d.contribution) : signedAmount(d.contribution, decimals(d.contribution), words.unit);
   const value = (x: number) => (words === undefined ? number(x) : ratioValue(x, words.unit));
-  return `${describeWhere(d.where)} ${amount} (${value(d.baseline)} → ${value(d.current)})`;
+  return `${describeWhere(d.where)} ${moveAmount(d, words)} (${value(d.baseline)} → ${value(d.current)})`;
 }
 
 function driverLine(d: Driver, words: RatioWords | undefined): string {
-  const how = words === undefined ? undefined : mechanism(d, words);
-  if (how !== undefined && words !== undefined) {
-    const amount = signedAmount(shownParts(d).contribution, decimals(d.contribution), words.unit);
-    return `${describeWhere(d.where)} ${amount} (${share(d)} of the change): ${how.text}`;
-  }
-  const parts = [`${share(d)} of the change`];
+  const w = driverWords(d, words, signed);
+  if (w.mechanism !== undefined)
+    return `${describeWhere(d.where)} ${w.amount} (${w.share} of the change): ${w.mechanism}`;
+  const parts = [`${w.share} of the change`];
   if (d.mix !== undefined && d.rate !== undefined) parts.push(`mix ${signed(d.mix)}, rate ${signed(d.rate)}`);
   parts.push(`${number(d.baseline)} → ${number(d.current)}`);
-  return `${describeWhere(d.where)} ${signed(d.contribution)} (${parts.join('; ')})`;
+  return `${describeWhere(d.where)} ${w.amount} (${parts.join('; ')})`;
 }
-
-const share = (d: Driver): string => percentText(d.share);
 
 function percent(change: number, baseline: number): string {
   if (baseline === 0) return change === 0 ? '±0 %' : `${signed(change)} (from 0)`;

@@ -38,4 +38,15 @@ export type {
   Where,
 } from './types.js';
 export { describeWhere, orderWhere, valuesOf, valueText } from './where.js';
-export { mechanism, type RatioWords, ratioWords, shownParts } from './words.js';
+export {
+  type DriverWords,
+  diffuseText,
+  driverWords,
+  leadText,
+  mechanism,
+  offsetText,
+  type RatioWords,
+  ratioWords,
+  restatesVerdict,
+  shownParts,
+} from './words.js';

@@ -112,6 +112,77 @@ export function mechanism(d: Driver, words: RatioWords): { text: string; amounts
   return { text: mixMatters ? mix : rate, amounts: false };
 }
 
+/** A driver in words, plain text for any front end: the CLI's lines and Slack's ranking say the same. */
+export interface DriverWords {
+  /** Its contribution, signed: a ratio's rounded with its parts (`+$1.49`), else as `amount` writes it. */
+  readonly amount: string;
+  /** Its share of the change: `90 %`, `<1 %`. */
+  readonly share: string;
+  /** A ratio driver's mechanism (see `mechanism`); none for an additive one. */
+  readonly mechanism?: string;
+  /** Whether the mechanism carries each part's amount (both mix and rate matter). */
+  readonly partAmounts: boolean;
+}
+
+/**
+ * A driver's words: `amount` writes a contribution that has no mechanism (an additive metric's, in
+ * the caller's unit); a ratio's is written at the decimals its parts are rounded to.
+ *
+ * @example driverWords(br, ratioWords('installsCpi'), signed).mechanism // 'more of the installs came from BR (10 % → 35 %), where CPI is $10 against $3.4 elsewhere'
+ */
+export function driverWords(d: Driver, words: RatioWords | undefined, amount: (x: number) => string): DriverWords {
+  const share = percentText(d.share);
+  const how = words === undefined ? undefined : mechanism(d, words);
+  if (how === undefined || words === undefined) return { amount: amount(d.contribution), share, partAmounts: false };
+  const total = signedAmount(shownParts(d).contribution, decimals(d.contribution), words.unit);
+  return { amount: total, share, mechanism: how.text, partAmounts: how.amounts };
+}
+
+/**
+ * What follows the metric's move when `segment` leads: a ratio's mechanism first, then the amount
+ * and share (after a colon when the mechanism already carries its parts' amounts).
+ *
+ * @example leadText('countryCode=BR', words) // 'more of the installs came from BR (10 % → 35 %), … (+$1.49, 90 % of the change)'
+ */
+export function leadText(segment: string, w: DriverWords): string {
+  if (w.mechanism === undefined) return `${segment} ${w.amount} (${w.share} of the change)`;
+  return w.partAmounts
+    ? `${w.mechanism}: ${w.amount}, ${w.share} of the change`
+    : `${w.mechanism} (${w.amount}, ${w.share} of the change)`;
+}
+
+/**
+ * Moves that cancel out, the one that pushed up first: `no net change: US +501 offset by BR −500`
+ * (`name` writes a move: its segment and amount).
+ */
+export function offsetText<D extends Pick<Driver, 'contribution'>>(
+  drivers: readonly D[],
+  name: (d: D) => string,
+): string {
+  const [up, down] = [...drivers].sort((x, y) => y.contribution - x.contribution);
+  if (up === undefined || down === undefined) return 'no net change';
+  return `no net change: ${name(up)} offset by ${name(down)}`;
+}
+
+/**
+ * A diffuse change in words, before its pieces are listed: "largest pieces" only when none of them
+ * stands out; when some do, they explain too little together.
+ */
+export function diffuseText(drivers: readonly Pick<Driver, 'standsOut'>[]): string {
+  if (drivers.length === 0) return 'diffuse — no segment stands out';
+  return drivers.some((d) => d.standsOut !== false)
+    ? 'diffuse — the segments that stand out explain too little together'
+    : 'diffuse — no segment stands out; largest pieces';
+}
+
+/**
+ * Whether a note of the engine only restates its verdict (`diffuse: …`, `no net change: …`, written
+ * by `explain`): a front end that says the verdict in these words leaves such a note out.
+ */
+export function restatesVerdict(note: string): boolean {
+  return note.startsWith('diffuse: ') || note.startsWith('no net change: ');
+}
+
 /** The numerator's own value: `$5,000` of spend, `1,200` clicks. */
 function numeratorValue(x: number, words: RatioWords): string {
   return `${AMOUNTS.has(words.numerator) ? '$' : ''}${plain(x)}`;

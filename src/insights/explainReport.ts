@@ -26,6 +26,7 @@ import {
   type ReportView,
   resolveKey,
 } from '../reports/index.js';
+import { explanationWords } from './explanationWords.js';
 
 /** Headline KPIs that moved less than this (relative) get no explanation by default. */
 export const DEFAULT_EXPLAIN_THRESHOLD = 0.1;
@@ -193,7 +194,12 @@ export async function explainReport(target: ExplainTarget, deps: ExplainDeps): P
         continue;
       }
       used += explanation.queries;
-      out.metrics.push({ label: column.label, unit: column.unit, explanation, labelOf: dimensionLabel });
+      const words = explanationWords(explanation, {
+        metric: selection.name,
+        unit: column.unit,
+        labelOf: dimensionLabel,
+      });
+      out.metrics.push({ label: column.label, unit: column.unit, explanation, words });
     }
   } finally {
     clearTimeout(timer);

@@ -18,6 +18,7 @@ export {
   REQUEST_DEADLINE_MS,
   REQUEST_QUERY_BUDGET,
 } from './explainReport.js';
+export { explanationWords, segmentName, type WordsOptions } from './explanationWords.js';
 export {
   type QuietDecision,
   type QuietFacts,

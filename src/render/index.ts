@@ -44,18 +44,20 @@ export {
 } from './blocks/digestNotices.js';
 export { type ErrorMessageInput, errorMessage } from './blocks/errorMessage.js';
 export {
+  BECAUSE_PIECES,
   becauseLine,
   changeText,
+  type DriverText,
   type ExplainedMetric,
   type ExplanationDriver,
   type ExplanationMessageInput,
   type ExplanationSummary,
+  type ExplanationWords,
   explanationChartView,
   explanationMessage,
-  mixOrRate,
   RANKING_DRIVERS,
   rankingText,
-  segmentText,
+  signedValue,
 } from './blocks/explanationMessages.js';
 export {
   formatElapsed,

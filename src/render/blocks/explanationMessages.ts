@@ -23,6 +23,8 @@ export interface ExplanationSummary {
   readonly partial: boolean;
   readonly explored?: { readonly dimensions: number; readonly of: number };
   readonly drivers: readonly ExplanationDriver[];
+  /** The drivers are moves that cancel out (US +501 offset by BR −500). */
+  readonly offset?: boolean;
   readonly notes: readonly string[];
 }
 
@@ -36,26 +38,47 @@ export interface ExplanationDriver {
   readonly rate?: number;
 }
 
-/** One explained KPI: its label and unit as the message shows them. */
+/**
+ * An explanation in the explanation engine's words, as plain text (made outside render, by the
+ * engine's word helpers: the CLI and Slack say the same). Data names in it are not escaped yet.
+ */
+export interface ExplanationWords {
+  /** One per driver, in the explanation's order. */
+  readonly drivers: readonly DriverText[];
+  /** Moves that cancel out: `no net change: Country code US +501 offset by Country code BR −500`. */
+  readonly offset?: string;
+  /** A diffuse change, before its pieces: `diffuse — no segment stands out; largest pieces`. */
+  readonly diffuse?: string;
+  /** What the explanation could not say (too little volume, a partial search…), in words. */
+  readonly notes: readonly string[];
+}
+
+export interface DriverText {
+  /** `Country code BR · Source (empty)`. */
+  readonly segment: string;
+  /** Its contribution, signed: `+$1.49`, `−415`. */
+  readonly amount: string;
+  /** `90 %`, `<1 %`. */
+  readonly share: string;
+  /** A ratio driver's mechanism: `more of the installs came from BR (10 % → 35 %), where CPI is $10 against $3.4 elsewhere`. */
+  readonly mechanism?: string;
+  /** What follows the KPI's move when this driver leads (mechanism, amount and share). */
+  readonly lead: string;
+}
+
+/** One explained KPI: its label and unit as the message shows them, and what it says in words. */
 export interface ExplainedMetric {
   readonly label: string;
   readonly unit: FormatUnit;
   readonly explanation: ExplanationSummary;
-  /** A dimension's label (`countryCode` → `Country`); default: the name as is. */
-  readonly labelOf?: (dimension: string) => string;
+  readonly words: ExplanationWords;
 }
 
 /** Drivers shown in a thread's ranking. */
 export const RANKING_DRIVERS = 5;
 
-/** `Country BR · Source Vungle`: a segment as a person reads it. */
-export function segmentText(where: Readonly<Record<string, string>>, labelOf?: (dimension: string) => string): string {
-  // The engine's order: the dimension it found first, then the ones it drilled into.
-  const parts = Object.keys(where).map(
-    (dimension) => `${labelOf ? labelOf(dimension) : dimension} ${where[dimension]}`,
-  );
-  return parts.length > 0 ? parts.join(' · ') : 'everything';
-}
+/** Pieces of a diffuse change named in a digest's one line. */
+export const BECAUSE_PIECES = 3;
 
 /** `−16.5 %`, or the absolute change where the baseline is 0. */
 export function changeText(explanation: Pick<ExplanationSummary, 'change' | 'baseline'>, unit: FormatUnit): string {
@@ -66,14 +89,22 @@ export function changeText(explanation: Pick<ExplanationSummary, 'change' | 'bas
   return signedValue(explanation.change, unit);
 }
 
-function signedValue(value: number, unit: FormatUnit): string {
-  const text = formatValue(Math.abs(value), unit, { compact: true });
+/**
+ * A signed value in its unit, compact: `+$1.2K`, `−415`. `±` only for an exact 0: a small non-zero
+ * value that the unit's format would round to 0 keeps two significant digits (`+0.000042`).
+ */
+export function signedValue(value: number, unit: FormatUnit): string {
+  let text = formatValue(Math.abs(value), unit, { compact: true });
+  if (value !== 0 && !/[1-9]/.test(text)) {
+    const digits = Number(Math.abs(value).toPrecision(2)).toString();
+    text = unit === 'currency' ? `$${digits}` : digits;
+  }
   return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${text}`;
 }
 
 /**
- * `mix +$0.06, rate +$1.15`; a part that is zero at the data's precision (a float residue such as
- * 2e-17 beside a move of $1.15) is left out rather than shown as a long tail of zeros or as ±0.
+ * `mix +$0.06, rate +$1.15`, for a ratio driver the engine gave no mechanism; a part that is zero at
+ * the data's precision (a float residue such as 2e-17 beside a move of $1.15) is left out.
  */
 function splitParts(mix: number, rate: number, unit: FormatUnit): string {
   const scale = Math.max(Math.abs(mix), Math.abs(rate));
@@ -87,78 +118,86 @@ function splitParts(mix: number, rate: number, unit: FormatUnit): string {
     .join(', ');
 }
 
-function percentShare(share: number): string {
-  return `${Math.round(Math.abs(share) * 100)} %`;
+/** The words of the i-th driver (`words.drivers` runs alongside `explanation.drivers`). */
+function wordsOf(metric: ExplainedMetric, i: number): DriverText | undefined {
+  return metric.words.drivers[i];
+}
+
+/** `A +1 (30 %), B +0.5 (12 %)`: a diffuse change's pieces, none named as a cause. */
+function piecesText(metric: ExplainedMetric, count: number): string {
+  return metric.words.drivers
+    .slice(0, count)
+    .map((d) => `${d.segment} ${d.amount} (${d.share})`)
+    .join(', ');
 }
 
 /**
- * Whether a ratio driver's contribution is mostly mix (volume moved between segments) or rate
- * (the ratio moved within the segment): two thirds of it decides, otherwise both.
- */
-export function mixOrRate(driver: ExplanationDriver): 'mix' | 'rate' | 'both' | undefined {
-  if (driver.mix === undefined || driver.rate === undefined) return undefined;
-  const total = Math.abs(driver.mix) + Math.abs(driver.rate);
-  if (total === 0) return undefined;
-  if (Math.abs(driver.mix) / total >= 2 / 3) return 'mix';
-  if (Math.abs(driver.rate) / total >= 2 / 3) return 'rate';
-  return 'both';
-}
-
-const KIND_TEXT = {
-  mix: 'mix: volume moved to or from this segment',
-  rate: 'rate: the ratio moved within this segment',
-  both: 'mix and rate',
-} as const;
-
-/**
- * The digest's one line for a KPI that moved: its change and the best driver with its share, or
- * "diffuse" with no driver named.
+ * The digest's one line for a KPI that moved: its change and what led it, in the engine's words (a
+ * ratio's mechanism first); moves that cancel out; or "diffuse" with its largest pieces, none named
+ * as a cause.
  *
- * @example becauseLine({ label: 'Installs', unit: 'count', explanation }) // 'Installs −16.5 %: Country BR · Platform iOS −38 (72 % of the change)'
+ * @example becauseLine(installs) // 'Installs −16.5 %: Country code BR · App platform IOS −16.6 (72 % of the change)'
  */
 export function becauseLine(metric: ExplainedMetric): string {
   const e = metric.explanation;
   const head = `${metric.label} ${changeText(e, metric.unit)}`;
   const partial =
     e.partial && e.explored ? ` (partial: explored ${e.explored.dimensions} of ${e.explored.of} dimensions)` : '';
-  const best = e.drivers[0];
+  if (e.offset === true && metric.words.offset !== undefined) return `${head}: ${metric.words.offset}${partial}`;
   if (e.change === 0) return `${head}: no change to explain`;
-  if (e.diffuse || best === undefined) {
-    return `${head}: diffuse, no segment stands out from the rest${partial}`;
+  if (e.diffuse) {
+    const pieces = piecesText(metric, BECAUSE_PIECES);
+    return `${head}: ${metric.words.diffuse ?? 'diffuse'}${pieces === '' ? '' : `: ${pieces}`}${partial}`;
   }
-  const kind = mixOrRate(best);
-  const kindText = kind === undefined ? '' : `; ${kind === 'both' ? 'mix and rate' : kind}`;
-  return `${head}: ${segmentText(best.where, metric.labelOf)} ${signedValue(best.contribution, metric.unit)} (${percentShare(best.share)} of the change${kindText})${partial}`;
+  const best = wordsOf(metric, 0);
+  if (best === undefined) return `${head}: ${metric.words.notes[0] ?? 'no segment could be named'}${partial}`;
+  return `${head}: ${best.lead}${partial}`;
 }
 
-/** One driver's line in the ranking. */
-function driverLine(rank: number, driver: ExplanationDriver, metric: ExplainedMetric): string {
-  const was = `${formatValue(driver.baseline, metric.unit, { compact: true })} → ${formatValue(driver.current, metric.unit, { compact: true })}`;
-  const kind = mixOrRate(driver);
+/** `Diffuse — …`: a sentence's first letter raised. */
+const capital = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** One driver's line in the ranking: its segment, amount and share, then its mechanism or its values. */
+function driverLine(rank: number, driver: ExplanationDriver, words: DriverText, unit: FormatUnit): string {
+  const head = `${rank}. *${escapeMrkdwn(words.segment)}*  ${words.amount} (${words.share} of the change)`;
+  if (words.mechanism !== undefined) return `${head}: ${escapeMrkdwn(words.mechanism)}`;
+  const was = `${formatValue(driver.baseline, unit, { compact: true })} → ${formatValue(driver.current, unit, { compact: true })}`;
   const split =
-    driver.mix !== undefined && driver.rate !== undefined
-      ? ` · ${splitParts(driver.mix, driver.rate, metric.unit)}${kind ? ` (${KIND_TEXT[kind]})` : ''}`
-      : '';
-  return `${rank}. *${escapeMrkdwn(segmentText(driver.where, metric.labelOf))}*  ${signedValue(driver.contribution, metric.unit)} (${percentShare(driver.share)} of the change) · ${was}${split}`;
+    driver.mix !== undefined && driver.rate !== undefined ? ` · ${splitParts(driver.mix, driver.rate, unit)}` : '';
+  return `${head} · ${was}${split}`;
 }
 
-/** The ranking of one KPI's drivers as mrkdwn lines, with what the explanation could not say. */
+/**
+ * The ranking of one KPI's drivers as mrkdwn lines, with what the explanation could not say: a
+ * diffuse change lists its largest pieces as pieces, moves that cancel out are said so.
+ */
 export function rankingText(metric: ExplainedMetric): string {
   const e = metric.explanation;
   const lines = [
     `*${escapeMrkdwn(metric.label)}* ${formatValue(e.baseline, metric.unit)} → ${formatValue(e.current, metric.unit)} (${changeText(e, metric.unit)})`,
   ];
-  if (e.diffuse) {
-    lines.push(
-      '_Diffuse: no small set of segments explains most of this change. The largest pieces are listed, but none of them is the cause._',
-    );
-  }
   const drivers = e.drivers.slice(0, RANKING_DRIVERS);
-  drivers.forEach((d, i) => {
-    lines.push(driverLine(i + 1, d, metric));
-  });
-  if (drivers.length === 0 && !e.diffuse && e.change !== 0) lines.push('_No segment could be named._');
-  for (const note of e.notes) lines.push(`_${escapeMrkdwn(note)}_`);
+  const value = (x: number) => formatValue(x, metric.unit);
+  if (e.offset === true && metric.words.offset !== undefined) {
+    lines.push(`_${escapeMrkdwn(capital(metric.words.offset))}._`);
+    drivers.forEach((d, i) => {
+      const w = wordsOf(metric, i);
+      if (w) lines.push(`• *${escapeMrkdwn(w.segment)}*  ${w.amount} (${value(d.baseline)} → ${value(d.current)})`);
+    });
+  } else if (e.diffuse) {
+    lines.push(`_${escapeMrkdwn(capital(metric.words.diffuse ?? 'diffuse'))}${drivers.length > 0 ? ':' : '.'}_`);
+    drivers.forEach((_, i) => {
+      const w = wordsOf(metric, i);
+      if (w) lines.push(`• *${escapeMrkdwn(w.segment)}*  ${w.amount} (${w.share} of the change)`);
+    });
+  } else {
+    drivers.forEach((d, i) => {
+      const w = wordsOf(metric, i);
+      if (w) lines.push(driverLine(i + 1, d, w, metric.unit));
+    });
+    if (drivers.length === 0 && e.change !== 0) lines.push('_No segment could be named._');
+  }
+  for (const note of metric.words.notes) lines.push(`_${escapeMrkdwn(note)}_`);
   return lines.join('\n');
 }
 
@@ -174,7 +213,7 @@ export interface ExplanationMessageInput {
 
 /**
  * The full explanation posted in a thread: per KPI, its change and ranked drivers (share, mix and
- * rate for ratios), what the engine explored, and a contribution chart.
+ * rate in words for ratios), what the engine explored, and a contribution chart.
  *
  * @example explanationMessage({ title: 'Daily KPIs', periods: 'Yesterday vs previous day', metrics: [installs] })
  */
@@ -193,7 +232,7 @@ export function explanationMessage(input: ExplanationMessageInput): SlackMessage
         (partial?.explanation.explored
           ? `  ·  partial: explored ${partial.explanation.explored.dimensions} of ${partial.explanation.explored.of} dimensions`
           : '') +
-        '  ·  shares are of the whole change; mix = volume moving between segments, rate = the ratio moving within one',
+        '  ·  shares are of the whole change',
     ),
   );
   // Segment names come from the data: escaped in the notification text as in the blocks.
@@ -212,7 +251,10 @@ export function explanationChartView(
   context: { title: string; timezone: string; reportId?: string; generatedAt?: string },
 ): ReportView {
   const drivers = metric.explanation.drivers.slice(0, RANKING_DRIVERS);
-  const rows = drivers.map((d) => ({ segment: segmentText(d.where, metric.labelOf), contribution: d.contribution }));
+  const rows = drivers.map((d, i) => ({
+    segment: metric.words.drivers[i]?.segment ?? Object.values(d.where).join(' · '),
+    contribution: d.contribution,
+  }));
   const title = `${metric.label}: contribution to the change`;
   return {
     reportId: `${context.reportId ?? 'explain'}-why`,

@@ -3,6 +3,7 @@
  * `<!channel> & Co` must never notify a channel (Slack's formatting reference, "Escaping").
  */
 
+import { explanationWords } from '../../../src/insights/index.js';
 import { monospaceTable } from '../../../src/render/blocks/monospace.js';
 import {
   buildTable,
@@ -78,6 +79,18 @@ describe('a campaign named <!channel> & Co', () => {
   });
 
   it('is escaped in an explanation, blocks and notification text', () => {
+    const explanation = {
+      metric: 'spend',
+      current: 200,
+      baseline: 100,
+      change: 100,
+      diffuse: false,
+      queries: 3,
+      partial: false,
+      explored: { dimensions: 1, of: 1 },
+      drivers: [{ where: { campaign: NAME }, current: 150, baseline: 50, contribution: 100, share: 1 }],
+      notes: [],
+    };
     const message = explanationMessage({
       title: 'Daily KPIs',
       periods: 'Yesterday vs the day before',
@@ -85,17 +98,8 @@ describe('a campaign named <!channel> & Co', () => {
         {
           label: 'Spend',
           unit: 'currency',
-          explanation: {
-            metric: 'spend',
-            current: 200,
-            baseline: 100,
-            change: 100,
-            diffuse: false,
-            queries: 3,
-            partial: false,
-            drivers: [{ where: { campaign: NAME }, current: 150, baseline: 50, contribution: 100, share: 1 }],
-            notes: [],
-          },
+          explanation,
+          words: explanationWords(explanation, { metric: 'spend', unit: 'currency' }),
         },
       ],
     });
