@@ -7,6 +7,7 @@
  * workspace with thousands of channels takes several pages per walk.
  */
 import { SlackDeliveryError } from './SlackDeliveryError.js';
+import type { ChannelInfo } from './SlackGateway.js';
 
 /** One page of `conversations.list`: its channels, and the next page's cursor (none on the last). */
 export interface ChannelPage {
@@ -86,4 +87,18 @@ export function unknownChannelError(channel: string, error: unknown): unknown {
     cause: error,
     userMessage: `I can't see a channel named ${channel}: renamed, archived, or private without me? Write the channel's id in the report file instead (it never changes: channel details → About), or invite me with \`/invite @pivotbot\`.`,
   });
+}
+
+/** `conversations.info`'s channel object as `ChannelInfo` (`id` when Slack's answer lacks one). */
+export function channelInfoOf(
+  channel: { id?: string; name?: string; is_member?: boolean; is_private?: boolean; is_archived?: boolean } | undefined,
+  id: string,
+): ChannelInfo {
+  return {
+    id: channel?.id ?? id,
+    ...(channel?.name ? { name: channel.name } : {}),
+    isMember: channel?.is_member === true,
+    isPrivate: channel?.is_private === true,
+    isArchived: channel?.is_archived === true,
+  };
 }

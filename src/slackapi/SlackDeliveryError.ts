@@ -92,6 +92,33 @@ function userMessageFor(error: string): string {
 }
 
 /**
+ * Slack's answers that mean the bot cannot post in the channel at all, whatever it posts: not in
+ * it (a private channel the bot is not in is `channel_not_found`), archived, or posting there is
+ * restricted (an announcement channel).
+ */
+const UNREACHABLE_CHANNEL = new Set([
+  'not_in_channel',
+  'channel_not_found',
+  'is_archived',
+  'restricted_action',
+  'restricted_action_read_only_channel',
+]);
+
+/**
+ * Whether `error` (or an error it was caused by) is Slack saying the bot cannot post in that
+ * channel: a notice about it must go elsewhere.
+ *
+ * @example unreachableChannel(new SlackDeliveryError('chat.postMessage', 'not_in_channel')) // true
+ */
+export function unreachableChannel(error: unknown): boolean {
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    if (e instanceof SlackDeliveryError) return UNREACHABLE_CHANNEL.has(e.slackError);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
  * Errors Slack answers (HTTP 200, `ok: false`) that its Web API documentation calls transient,
  * "likely due to a transient issue on our end": a scheduled delivery tries them again instead of
  * giving up at once.

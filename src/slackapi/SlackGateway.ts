@@ -6,7 +6,7 @@ import type { MessageMetadata } from '@slack/types';
 import type { HomeView, ModalView, SlackMessage } from '../render/index.js';
 import type { Lane } from './RatePacer.js';
 
-export { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';
+export { SlackDeliveryError, toDeliveryError, unreachableChannel } from './SlackDeliveryError.js';
 /** Slack message metadata: how a digest or alert finds its own earlier posts in a channel's history. */
 export type { MessageMetadata };
 /** Where a posted message landed. */
@@ -62,6 +62,20 @@ export interface HistoryOptions extends CallOptions {
   pages?: number;
   /** Stops reading pages after the one holding a message this accepts. */
   until?: (message: HistoryMessage) => boolean;
+}
+
+/**
+ * What `conversations.info` says of a channel the bot can see (scopes `channels:read`,
+ * `groups:read`). A private channel the bot is not in is not seen at all: Slack answers
+ * `channel_not_found`, which the gateway throws.
+ */
+export interface ChannelInfo {
+  id: string;
+  name?: string;
+  /** Whether the bot is in it: posting, reading its history and sharing files need that. */
+  isMember: boolean;
+  isPrivate: boolean;
+  isArchived: boolean;
 }
 
 /** An opened or updated view: its id and the hash a later update passes. */
@@ -128,6 +142,12 @@ export interface SlackGateway {
   replies(channel: string, threadTs: string, options?: HistoryOptions): Promise<HistoryMessage[]>;
   /** A channel's id: itself, or for a `#name` the id Slack has for it (`channel_not_found` if none). */
   channelId?(channel: string, options?: CallOptions): Promise<string>;
+  /**
+   * What Slack says of a channel (`conversations.info`): whether the bot is in it, private,
+   * archived. Throws `channel_not_found` for a private channel the bot is not in; a DM needs
+   * `im:read`, which the app does not ask for (`missing_scope`).
+   */
+  channelInfo?(channel: string, options?: CallOptions): Promise<ChannelInfo>;
   /** The user's IANA time zone from their Slack profile (`users.info`), if Slack says. */
   userTimeZone?(userId: string, options?: CallOptions): Promise<string | undefined>;
   /**

@@ -8,7 +8,7 @@ import webApi from '@slack/web-api';
 import type { Logger } from '../core/index.js';
 import type { BotMetrics } from '../metrics/index.js';
 import type { HomeView, ModalView, SlackMessage } from '../render/index.js';
-import { ChannelDirectory, type ChannelPage, unknownChannelError } from './ChannelDirectory.js';
+import { ChannelDirectory, type ChannelPage, channelInfoOf, unknownChannelError } from './ChannelDirectory.js';
 import { type UploadDeps, uploadFiles, uploadPrivateFile } from './filesUpload.js';
 import { messagesOf, nextCursorOf, pageArgs } from './historyMessages.js';
 import { drain, withTimeout } from './httpCalls.js';
@@ -16,6 +16,7 @@ import { type Lane, RatePacer } from './RatePacer.js';
 import { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';
 import type {
   CallOptions,
+  ChannelInfo,
   HistoryMessage,
   HistoryOptions,
   MessageMetadata,
@@ -289,6 +290,15 @@ export class WebApiGateway implements SlackGateway {
       signal: options.signal,
     });
     return typeof result.user?.tz === 'string' ? result.user.tz : undefined;
+  }
+
+  async channelInfo(channel: string, options: CallOptions = {}): Promise<ChannelInfo> {
+    const id = await this.channelId(channel, options);
+    const { signal } = options;
+    const result = await this.call('conversations.info', () => this.client.conversations.info({ channel: id }), {
+      signal,
+    });
+    return channelInfoOf(result.channel, id);
   }
 
   async openDm(userId: string, options: CallOptions = {}): Promise<string> {

@@ -13,11 +13,13 @@ export {
 export { paceLowerBoundMs, type RateLimitSettings } from './rateLimits.js';
 export {
   type CallOptions,
+  type ChannelInfo,
   type HistoryMessage,
   type MessageMetadata,
   type Posted,
   SlackDeliveryError,
   type SlackGateway,
+  unreachableChannel,
 } from './SlackGateway.js';
 export { slackApiUrlOption } from './slackApiUrl.js';
 export { type GatewayOptions, SLACK_RETRY, slackGatewayFor } from './slackGatewayFor.js';

@@ -11,7 +11,7 @@
  * - Each method's tier, as Slack's own Java SDK lists them from the method reference pages
  *   (slackapi/java-slack-sdk `MethodsRateLimits.java`): chat.update Tier 3, chat.postEphemeral
  *   Tier 4, files.getUploadURLExternal and files.completeUploadExternal Tier 4, views.* Tier 4,
- *   conversations.history Tier 3, conversations.list Tier 2, conversations.open Tier 3, conversations.replies Tier 3, users.info Tier 4, apps.connections.open
+ *   conversations.history Tier 3, conversations.info Tier 3, conversations.list Tier 2, conversations.open Tier 3, conversations.replies Tier 3, users.info Tier 4, apps.connections.open
  *   Tier 1, auth.test Special ("hundreds of requests per minute"), and chat.postMessage Special
  *   ("1 message per second to a specific channel … limits governing your app's relationship with
  *   the entire workspace above that, limiting posting to several hundred messages per minute").
@@ -35,6 +35,7 @@ export const SLACK_METHODS = [
   'chat.postMessage',
   'chat.update',
   'conversations.history',
+  'conversations.info',
   'conversations.list',
   'conversations.open',
   'conversations.replies',
@@ -86,6 +87,7 @@ export const SLACK_RATE_LIMITS: Record<SlackMethod, MethodLimit> = {
   },
   'chat.update': tier('tier3'),
   'conversations.history': tier('tier3'),
+  'conversations.info': tier('tier3'),
   'conversations.list': tier('tier2'),
   'conversations.open': tier('tier3'),
   'conversations.replies': tier('tier3'),

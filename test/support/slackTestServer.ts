@@ -107,6 +107,13 @@ export class SlackTestServer {
   readonly hooks: HookCall[] = [];
   readonly uploads: HookCall[] = [];
   readonly messages: StoredMessage[] = [];
+  /**
+   * Private channels. Like Slack, one the bot is not in is invisible to it: every call naming it
+   * answers channel_not_found (conversations.info included), and conversations.list leaves it out.
+   */
+  readonly privateChannels = new Set<string>();
+  /** Archived channels: conversations.info says `is_archived`, chat.postMessage answers is_archived. */
+  readonly archivedChannels = new Set<string>();
   /** Channels the bot is a member of; posting elsewhere answers not_in_channel. */
   readonly memberOf = new Set<string>(['C0GENERAL1', 'C0MARKET01', BOT_DM]);
   /** Users' profile time zones (`users.info`); others are UTC. */
@@ -423,8 +430,9 @@ export class SlackTestServer {
       case 'chat.postMessage': {
         if (this.showsUnprocessedFile(args.blocks)) return { ok: false, error: 'invalid_blocks' };
         const channel = this.resolveChannel(String(args.channel ?? ''));
-        if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
+        if (!this.sees(channel)) return { ok: false, error: 'channel_not_found' };
         if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
+        if (this.archivedChannels.has(channel)) return { ok: false, error: 'is_archived' };
         const ts = this.nextTs();
         const message: StoredMessage = { channel, ts, text: String(args.text ?? ''), blocks: args.blocks };
         if (typeof args.thread_ts === 'string') {
@@ -453,7 +461,7 @@ export class SlackTestServer {
       case 'chat.postEphemeral': {
         // Like Slack: only in a channel the bot can see and is in.
         const channel = this.resolveChannel(String(args.channel ?? ''));
-        if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
+        if (!this.sees(channel)) return { ok: false, error: 'channel_not_found' };
         if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
         return { ok: true, message_ts: this.nextTs() };
       }
@@ -477,10 +485,25 @@ export class SlackTestServer {
         return { ok: true, channel: { id: channel } };
       }
       case 'conversations.info': {
+        // Like Slack with the manifest's scopes: channels:read and groups:read, no im:read.
         const channel = String(args.channel ?? '');
-        const name = this.knownChannels.get(channel);
-        if (!name) return { ok: false, error: 'channel_not_found' };
-        return { ok: true, channel: { id: channel, name, is_member: this.memberOf.has(channel) } };
+        if (!this.sees(channel)) return { ok: false, error: 'channel_not_found' };
+        if (channel.startsWith('D')) return { ok: false, error: 'missing_scope', needed: 'im:read' };
+        const isPrivate = this.privateChannels.has(channel);
+        return {
+          ok: true,
+          channel: {
+            id: channel,
+            name: this.knownChannels.get(channel),
+            is_channel: !isPrivate,
+            is_group: isPrivate,
+            is_im: false,
+            is_mpim: false,
+            is_private: isPrivate,
+            is_archived: this.archivedChannels.has(channel),
+            is_member: this.memberOf.has(channel),
+          },
+        };
       }
       case 'files.getUploadURLExternal': {
         const id = `F${++this.fileCounter}`;
@@ -490,7 +513,7 @@ export class SlackTestServer {
         return this.listChannels(args);
       case 'files.completeUploadExternal': {
         // Like Slack: files are shared into a channel given by id, never by name.
-        if (args.channel_id !== undefined && !this.knownChannels.has(String(args.channel_id)))
+        if (args.channel_id !== undefined && !this.sees(String(args.channel_id)))
           return { ok: false, error: 'channel_not_found' };
         const files = parseJson(String(args.files ?? '[]')) as Array<{ id: string; title?: string }>;
         const shared = files.map((f) => ({ id: f.id, title: f.title ?? '', name: f.title ?? '' }));
@@ -513,7 +536,9 @@ export class SlackTestServer {
 
   /** Like Slack: the channels, a page of `limit` at a time with a `next_cursor` (empty on the last). */
   private listChannels(args: Record<string, unknown>): Record<string, unknown> {
-    const all = [...this.knownChannels].map(([id, name]) => ({ id, name, is_member: this.memberOf.has(id) }));
+    const all = [...this.knownChannels]
+      .filter(([id]) => this.sees(id))
+      .map(([id, name]) => ({ id, name, is_member: this.memberOf.has(id) }));
     const limit = Math.min(1000, Math.max(1, Number(args.limit ?? 100) || 100));
     const start = Number(args.cursor ?? 0) || 0;
     const next = start + limit < all.length ? String(start + limit) : '';
@@ -545,6 +570,11 @@ export class SlackTestServer {
     return { ok: true, view: { ...view, id, hash } };
   }
 
+  /** Like Slack: a channel the bot can see (it exists, and is public or has the bot in it). */
+  private sees(channel: string): boolean {
+    return this.knownChannels.has(channel) && (!this.privateChannels.has(channel) || this.memberOf.has(channel));
+  }
+
   /** Like Slack, chat.postMessage takes `#name` for a channel and answers with its id. */
   private resolveChannel(channel: string): string {
     if (!channel.startsWith('#')) return channel;
@@ -560,7 +590,7 @@ export class SlackTestServer {
    */
   private history(args: Record<string, unknown>): Record<string, unknown> {
     const channel = String(args.channel ?? '');
-    if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
+    if (!this.sees(channel)) return { ok: false, error: 'channel_not_found' };
     if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
     const limit = Math.min(999, Math.max(1, Number(args.limit ?? 100) || 100));
     const inRange = rangeOf(args);
@@ -616,7 +646,7 @@ export class SlackTestServer {
   private replies(args: Record<string, unknown>): Record<string, unknown> {
     const channel = String(args.channel ?? '');
     const ts = String(args.ts ?? '');
-    if (!this.knownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
+    if (!this.sees(channel)) return { ok: false, error: 'channel_not_found' };
     if (!this.memberOf.has(channel)) return { ok: false, error: 'not_in_channel' };
     const parent = this.messages.find((m) => m.channel === channel && m.ts === ts);
     if (!parent) return { ok: false, error: 'thread_not_found' };

@@ -1,7 +1,12 @@
 import bolt from '@slack/bolt';
 import { isErrorCode } from '../../../src/core/index.js';
 import { PacingError } from '../../../src/slackapi/RatePacer.js';
-import { codeForSlackError, SlackDeliveryError, toDeliveryError } from '../../../src/slackapi/SlackDeliveryError.js';
+import {
+  codeForSlackError,
+  SlackDeliveryError,
+  toDeliveryError,
+  unreachableChannel,
+} from '../../../src/slackapi/SlackDeliveryError.js';
 
 const { webApi } = bolt;
 
@@ -102,6 +107,25 @@ describe('SlackDeliveryError', () => {
       expect(error).toBeInstanceOf(SlackDeliveryError);
       expect(error).toMatchObject(expected);
       expect(error.cause).toBe(thrown);
+    });
+  });
+
+  describe('unreachableChannel: Slack saying the bot cannot post in that channel at all', () => {
+    it.each(['not_in_channel', 'channel_not_found', 'is_archived', 'restricted_action'])('%s is', (slackError) => {
+      expect(unreachableChannel(new SlackDeliveryError('chat.postMessage', slackError))).toBe(true);
+    });
+
+    it.each(['ratelimited', 'invalid_blocks', 'internal_error', 'missing_scope'])('%s is not', (slackError) => {
+      expect(unreachableChannel(new SlackDeliveryError('chat.postMessage', slackError))).toBe(false);
+    });
+
+    it('looks through the errors it was caused by, and takes anything else as no', () => {
+      const wrapped = new Error('digest delivery failed', {
+        cause: new SlackDeliveryError('conversations.history', 'not_in_channel'),
+      });
+      expect(unreachableChannel(wrapped)).toBe(true);
+      expect(unreachableChannel(new Error('boom'))).toBe(false);
+      expect(unreachableChannel(undefined)).toBe(false);
     });
   });
 });
