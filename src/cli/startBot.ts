@@ -158,8 +158,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         .catch((error: unknown) => logger.error({ err: toError(error) }, 'resuming jobs failed'));
     }
 
-    // Digests wait behind interactive answers at Slack's rate limits (the scheduled lane).
-    const digestDeps = { ...base, slack: app.gateway.withLane('scheduled'), loadReports: loadDefinitions };
+    // Digests wait behind interactive answers at Slack's rate limits (the scheduled lane); a failure
+    // notice that cannot reach its channel goes to the admins when no subscriber is known.
+    const scheduled = app.gateway.withLane('scheduled');
+    const digestDeps = { ...base, slack: scheduled, loadReports: loadDefinitions, admins: config.admins };
     const scheduler = createScheduler({
       // Digests and alert evaluations share one scheduler: the same claims, catch-up, retries and pool.
       listSchedules: async () => {

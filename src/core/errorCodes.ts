@@ -115,6 +115,7 @@ export const ErrorCode = {
   BadTimezone: 'BAD_TIMEZONE',
   ChannelNameOnly: 'CHANNEL_NAME_ONLY',
   AlreadyPostsHere: 'ALREADY_POSTS_HERE',
+  ChannelUnreachable: 'CHANNEL_UNREACHABLE',
   NothingToExplain: 'NOTHING_TO_EXPLAIN',
   WatchNotFound: 'WATCH_NOT_FOUND',
   QueueFull: 'QUEUE_FULL',
@@ -132,6 +133,7 @@ export const ErrorCode = {
   CliExplainBudget: 'CLI_EXPLAIN_BUDGET',
   CliExplainLeavesUnreadable: 'CLI_EXPLAIN_LEAVES_UNREADABLE',
   CliExplainPostbacks: 'CLI_EXPLAIN_POSTBACKS',
+  CliExplainParts: 'CLI_EXPLAIN_PARTS',
 } as const;
 
 /** One of the codes in `ErrorCode`: what `PivotbotError.code` and a stored error's `code` hold. */

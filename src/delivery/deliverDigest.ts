@@ -1,18 +1,17 @@
 /**
  * The scheduler's delivery of one digest slot: the report run as of the slot's instant and its
  * digest posted with message metadata, so that a restart can tell from the channel's history
- * whether an earlier attempt already posted it. Also the failure notice once a slot's attempts
- * are spent.
+ * whether an earlier attempt already posted it. The failure notice once a slot's attempts are
+ * spent is `digestFailure.ts`'s.
  */
-import { dateTimeFormat, describeFailure, ErrorCode, failpoint, UserInputError } from '../core/index.js';
+import { dateTimeFormat, ErrorCode, failpoint, UserInputError } from '../core/index.js';
 import { quietDecision, quietSettings } from '../insights/index.js';
-import { allQuietMessage, digestFailureMessage, lateNote } from '../render/index.js';
+import { allQuietMessage, lateNote } from '../render/index.js';
 import { findReport, type LoadedReport, type LoadedReports, type ReportView } from '../reports/index.js';
 import {
   ALERTS_WAIT_MS,
   alertRunKey,
   dataWaitAction,
-  type GiveUp,
   listAlertSchedules,
   type SlotResult,
   type SlotRun,
@@ -42,6 +41,8 @@ const ALERTS_CHECK_MS = 5_000;
 export interface DigestDeps extends DeliveryDeps {
   /** The report definitions, read fresh so that an edited file applies to the next slot. */
   loadReports: () => Promise<LoadedReports>;
+  /** PIVOTBOT_ADMINS: a failure notice that cannot reach its channel, with no subscriber known, goes to them. */
+  admins?: readonly string[];
 }
 
 /** The metadata a digest for this slot carries. */
@@ -333,41 +334,4 @@ async function explainEarlier(run: SlotRun, found: string, deps: DigestDeps): Pr
     return;
   }
   await explainDigest(run, { channel: run.spec.channel, ts: step?.messageTs ?? found }, deps);
-}
-
-/**
- * Posts the one failure notice of a slot whose attempts are spent: the report, the slot, the
- * reason in the user's terms and a button that runs it now.
- */
-export async function postDigestFailure(giveUp: GiveUp, deps: DigestDeps): Promise<void> {
-  const { spec, slot, error } = giveUp;
-  const step = explainStepOf(deps, giveUp);
-  if (step?.status === 'failed' && step.messageTs !== undefined) {
-    // The digest is in the channel; only its explanation failed: no notice says the digest failed.
-    deps.logger.warn(
-      { report: spec.report, slot: slot.toISOString(), ts: step.messageTs, err: error },
-      "digest posted, its explanation's attempts spent; it stays without its because lines",
-    );
-    return;
-  }
-  const loaded = await deps.loadReports().catch(() => undefined);
-  const title = loaded?.reports.find((r) => r.id === spec.report)?.definition.title ?? spec.report;
-  // The channel reads the reason with a reference to the log line that has the details.
-  const reason = describeFailure(error, {
-    logger: deps.logger,
-    what: 'digest delivery failed',
-    context: { report: spec.report, slot: slot.toISOString() },
-  }).text;
-  await deps.slack.post(
-    spec.channel,
-    digestFailureMessage({
-      reportId: spec.report,
-      title,
-      slot,
-      timezone: spec.timezone,
-      // The tries made: fewer than `retry.attempts` when the error could not pass by trying again.
-      attempts: deps.store.runs.get(giveUp.runId)?.attempt ?? spec.retry.attempts,
-      reason,
-    }),
-  );
 }

@@ -3,11 +3,12 @@
 export { editParents } from './alertParents.js';
 export { type RuleThreads, ruleRange, threadUrl } from './alertThreads.js';
 export type { DeliveryDeps } from './DeliveryDeps.js';
-export { type DigestDeps, deliverDigest, postDigestFailure } from './deliverDigest.js';
+export { type DigestDeps, deliverDigest } from './deliverDigest.js';
 export { deliverOwedAlerts } from './deliverOwedAlerts.js';
 export { runAndDeliver } from './deliverRun.js';
 export { deliverTransitions } from './deliverTransitions.js';
 export { type DigestContent, digestContent } from './digestContent.js';
+export { failureNoticeRecipients, postDigestFailure } from './digestFailure.js';
 export { evaluateAlertSlot } from './evaluateAlertSlot.js';
 export { becauseLines, type PostExplanationDeps, postExplanation } from './postExplanation.js';
 export { postView } from './postView.js';

@@ -40,32 +40,72 @@ export interface DigestFailure {
   reason: string;
   /** A reference the log line carries too. */
   ref?: string;
+  /**
+   * Set when the notice cannot be posted in the digest's channel (the bot is not in it, or it is
+   * archived) and goes by DM instead: the channel, and why this person gets it.
+   */
+  redirected?: {
+    channel: string;
+    /** `subscriber`: they subscribed the channel; `admin`: a pivotbot admin, nobody known subscribed it. */
+    to: 'subscriber' | 'admin';
+    /** Where the schedule comes from: a subscription (`/pivot unsubscribe` stops it) or the report file. */
+    source: 'subscription' | 'report';
+  };
 }
 
 /**
  * The one notice a channel gets when a scheduled digest could not be delivered after all its
- * attempts: the report, the slot, the reason, and a button that runs it now.
+ * attempts: the report, the slot, the reason, and a button that runs it now. Redirected to a DM
+ * (the channel cannot be posted in), it names the channel and the fix instead of the button,
+ * which would run the report in the DM.
  */
 export function digestFailureMessage(failure: DigestFailure): SlackMessage {
   const due = `${wallTime(failure.slot, failure.timezone, true)} ${failure.timezone}`;
-  const text = `The ${failure.title} digest due ${due} could not be delivered after ${failure.attempts} attempt(s): ${failure.reason}`;
+  const where = failure.redirected ? ` in <#${failure.redirected.channel}>` : '';
+  const text = `The ${failure.title} digest due ${due} could not be delivered${where} after ${failure.attempts} attempt(s): ${failure.reason}`;
   return {
     text,
     blocks: [
       {
         type: 'section',
         text: mrkdwn(
-          `:x: *${escapeMrkdwn(failure.title)}*: the digest due ${escapeMrkdwn(due)} could not be delivered after ${failure.attempts} attempt(s).\n${escapeMrkdwn(failure.reason)}`,
+          `:x: *${escapeMrkdwn(failure.title)}*: the digest due ${escapeMrkdwn(due)} could not be delivered${where} after ${failure.attempts} attempt(s).\n${escapeMrkdwn(failure.reason)}`,
         ),
       },
+      ...(failure.redirected ? [redirectedSection(failure.reportId, failure.redirected)] : []),
       context(
         `Report \`${escapeMrkdwn(failure.reportId)}\` · slot ${failure.slot.toISOString()}${failure.ref ? ` · ref ${escapeMrkdwn(failure.ref)}` : ''} · the next slot runs as scheduled`,
       ),
-      {
-        type: 'actions',
-        elements: [button('Re-run now', ACTION_IDS.rerun, { reportId: failure.reportId }, 'primary')],
-      },
+      ...(failure.redirected
+        ? []
+        : [
+            {
+              type: 'actions' as const,
+              elements: [button('Re-run now', ACTION_IDS.rerun, { reportId: failure.reportId }, 'primary')],
+            },
+          ]),
     ],
+  };
+}
+
+/** Why a failure notice came by DM, and what fixes the channel. */
+function redirectedSection(reportId: string, redirected: NonNullable<DigestFailure['redirected']>) {
+  const channel = `<#${redirected.channel}>`;
+  const why =
+    redirected.to === 'subscriber'
+      ? `I can't post in ${channel}, so this notice comes to you: you subscribed it.`
+      : redirected.source === 'report'
+        ? `I can't post in ${channel}, so this notice comes to you as a pivotbot admin: the report file's \`deliver.channels\` names it.`
+        : `I can't post in ${channel}, so this notice comes to you as a pivotbot admin: whoever subscribed it is not known.`;
+  const stop =
+    redirected.source === 'report'
+      ? 'or take the channel out of the report file.'
+      : `or stop it: \`/pivot unsubscribe ${escapeMrkdwn(reportId)}\` in ${channel}.`;
+  return {
+    type: 'section' as const,
+    text: mrkdwn(
+      `${why}\nInvite me there with \`/invite @pivotbot\` in ${channel} (the next slot then posts as scheduled), ${stop}`,
+    ),
   };
 }
 

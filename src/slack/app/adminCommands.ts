@@ -10,6 +10,7 @@ import type { LoadedReport } from '../../reports/index.js';
 import { listSchedules } from '../../scheduler/index.js';
 import { nextFires, normalizeTimeZone, timeZoneProblem } from '../../time/index.js';
 import { type Answers, type CommandContext, type PivotCommandsDeps, refusal } from './answers.js';
+import { channelRefusal } from './channelReach.js';
 import type { ChannelRef, SlashCommand } from './parseSlashCommand.js';
 import type { QueryCommands } from './queryCommands.js';
 import { alertsOverview } from './screens/alertsOverview.js';
@@ -53,6 +54,9 @@ export class AdminCommands {
         `\`${report.id}\` already posts in <#${channel}> on its own schedule (its file's \`deliver.channels\`): a subscription on that schedule would post every digest twice. Give it another time, e.g. \`/pivot subscribe ${report.id} at 14:00\`.`,
       );
     }
+    // Refused now, with the fix, rather than failing at the first slot.
+    const unreachable = await channelRefusal(this.deps.slack, channel, ctx.userId, this.deps.logger);
+    if (unreachable) throw new UserInputError(ErrorCode.ChannelUnreachable, unreachable);
     const { subscription, created } = await this.deps.store.subscriptions.add({
       report: report.id,
       channel,

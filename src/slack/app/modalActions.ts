@@ -11,10 +11,12 @@ import {
   savedQueryId,
   workspaceGlossaryOf,
 } from '../../query/index.js';
+import { fitText, SLACK_LIMITS } from '../../render/index.js';
 import { SlackDeliveryError } from '../../slackapi/index.js';
 import type { ActionView, SlackAction, ViewAnswer, ViewSubmission } from '../receiver/index.js';
 import { adminClick } from './adminClick.js';
 import type { PivotCommandsDeps } from './answers.js';
+import { channelRefusal } from './channelReach.js';
 import type { QueryCommands } from './queryCommands.js';
 import { queryModalView } from './queryModal.js';
 import { fieldsFromState, parseModalMetadata, QUERY_BLOCKS, validateQueryModal } from './queryModalFields.js';
@@ -28,6 +30,9 @@ import {
 import { noticeMessage } from './screens/infoMessages.js';
 
 const OLD_MODAL = 'This form is from an older pivotbot; close it and open it again.';
+
+/** How long "Schedule this" waits for Slack to say whether the bot is in the picked channel. */
+const CHANNEL_CHECK_MS = 1_500;
 
 export class ModalActions {
   constructor(
@@ -148,6 +153,15 @@ export class ModalActions {
     });
     if (!verdict.ok) return { errors: verdict.errors };
     const { saved } = verdict;
+    // The picker offers every channel the person sees: one the bot is not in is refused here, with
+    // the fix, within the submission's answer time (Slack waits 3 s).
+    const unreachable = await channelRefusal(slack, saved.channel, submission.userId, this.deps.logger, {
+      signal: AbortSignal.timeout(CHANNEL_CHECK_MS),
+      style: 'plain',
+    });
+    if (unreachable) {
+      return { errors: { [SCHEDULE_BLOCKS.channel]: fitText(unreachable, SLACK_LIMITS.inputError) } };
+    }
     await store.subscriptions.add({
       report: savedQueryId(saved.name),
       channel: saved.channel,

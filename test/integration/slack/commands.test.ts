@@ -137,8 +137,10 @@ describe.each([
   });
 
   it('refuses a subscription that would post the report a second time where its file already delivers it', async () => {
-    // daily-kpi's file delivers to "#ua-daily" on its own schedule; Slack knows that name by its id.
+    // daily-kpi's file delivers to "#ua-daily" on its own schedule; Slack knows that name by its id,
+    // and the bot is in it (a channel it is not in is refused: unreachableChannel.test.ts).
     bot().slack.knownChannels.set('C0UADAILY1', 'ua-daily');
+    bot().slack.memberOf.add('C0UADAILY1');
     const same = await bot().command(wire`subscribe daily-kpi ${UA_DAILY}`, { user: ADMIN });
     const answer = await bot().waitForHook(same.hook);
     expect(answer).toContain('already posts in <#C0UADAILY1>');

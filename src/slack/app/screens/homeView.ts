@@ -81,7 +81,7 @@ export function homeView(input: HomeInput): HomeView {
   blocks.push(
     mrkdwnSection(
       lines.length === 0
-        ? 'No digest is scheduled. A report posts on its `schedule` to its `deliver.channels`; an admin subscribes a channel with `/pivot subscribe <report> #channel at 09:00`.'
+        ? 'No digest is scheduled. A report posts on its `schedule` to its `deliver.channels`; an admin invites me to a channel (`/invite @pivotbot`) and subscribes it with `/pivot subscribe <report> #channel at 09:00`.'
         : lines.slice(0, MAX_ITEMS).map(scheduleLineText).join('\n'),
     ),
   );

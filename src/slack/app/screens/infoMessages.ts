@@ -34,7 +34,7 @@ export function helpMessage(options: { sandbox: boolean; timezone: string }): Sl
     '*Jobs, postbacks, alerts*',
     '• `/pivot status <job id>` · `/pivot postbacks app:<id> keys:<k1,k2> [range]` · `/pivot alerts` (open incidents; each rule’s last 30 days: opened, acknowledged, resolved by themselves within a day, median time open) · `/pivot backtest <report> [rule]` (when its rules would have fired over the last 30 days) · *Watch this* under an answer saves an alert rule on it, one row of it or its total, previewed over the last 30 days (yours, its incidents in your DM; an admin’s in a channel posts there; its Remove button in `/pivot alerts` or `/pivot unwatch <name>` removes it)',
     '*Digests* (admins)',
-    '• `/pivot subscribe <report> [#channel] [at HH:MM | cron "0 9 * * 1-5"] [tz Europe/Berlin]` · `/pivot unsubscribe <report> [#channel]`',
+    '• `/pivot subscribe <report> [#channel] [at HH:MM | cron "0 9 * * 1-5"] [tz Europe/Berlin]` (invite me to the channel first: `/invite @pivotbot`) · `/pivot unsubscribe <report> [#channel]`',
     '• `/pivot schedule` (every schedule, its next post and last outcome) · `/pivot history <report>` (its last runs)',
   ];
   const blocks = [section(lines.join('\n'))];
