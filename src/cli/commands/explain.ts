@@ -102,8 +102,11 @@ export function registerExplain(program: Command, io: CliIo): void {
     });
 }
 
-/** `num,den` → the parts; anything else is refused with what is allowed. */
-function measureParts(flag: string, text: string): ('num' | 'den')[] {
+/**
+ * `num,den` → the parts (`--counts`, `--amounts`); anything else is refused with what is allowed.
+ * A flag's mistake, not the file's: its own code, not the leaf table's.
+ */
+export function measureParts(flag: string, text: string): ('num' | 'den')[] {
   const parts = text
     .split(',')
     .map((p) => p.trim())
@@ -111,8 +114,8 @@ function measureParts(flag: string, text: string): ('num' | 'den')[] {
   const wrong = parts.find((p) => p !== 'num' && p !== 'den');
   if (wrong !== undefined || parts.length === 0)
     throw new UserInputError(
-      ErrorCode.LeavesCsvInvalid,
-      `pivotbot explain: ${flag} "${text}": name the parts num, den or num,den (an additive value is num).`,
+      ErrorCode.CliExplainParts,
+      `pivotbot explain: ${flag} "${text}" names no measure part${wrong === undefined ? '' : ` ("${wrong}" is not one)`}: give num, den or num,den — num is an additive table's value or a ratio's numerator (current_num, baseline_num), den a ratio's denominator.`,
     );
   return parts as ('num' | 'den')[];
 }
