@@ -43,8 +43,9 @@ export function buildProgram(io: CliIo): Command {
 /**
  * Runs the CLI and resolves to the process exit code; never throws. A command fails by throwing a
  * `PivotbotError` (printed) or a `CommandExit` (already printed). Run on the process's own
- * environment, it first reads `.env` from the working folder (see `loadEnvFile`: the environment
- * wins); a caller's own `io.env` (tests) is left as it is.
+ * environment, it first reads `.env` from the working folder, or the file `PIVOTBOT_ENV_FILE` names,
+ * or none with `PIVOTBOT_ENV_FILE=none` (see `loadEnvFile`: the environment wins); a caller's own
+ * `io.env` (tests) is left as it is.
  *
  * @example process.exitCode = await main(process.argv);
  */

@@ -1,6 +1,6 @@
 // Configuration: the environment parsed once into a typed object, with errors that name the variable.
 
-export { loadEnvFile } from './envFile.js';
+export { ENV_FILE_VARIABLE, loadEnvFile, NO_ENV_FILE } from './envFile.js';
 export {
   type Config,
   configSecrets,

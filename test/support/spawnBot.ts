@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { botEnv } from './botEnv.js';
 import type { SlackTestServer } from './slackTestServer.js';
 
 export interface SpawnedBot {
@@ -25,8 +26,7 @@ export function spawnBot(options: {
 }): SpawnedBot {
   const { slack, sandbox } = options;
   const child = spawn(process.execPath, ['bin/pivotbot.js', 'start'], {
-    env: {
-      PATH: process.env.PATH,
+    env: botEnv({
       LOG_LEVEL: 'debug',
       SLACK_BOT_TOKEN: 'xoxb-crash-test',
       SLACK_SIGNING_SECRET: 'crash-test-secret',
@@ -39,7 +39,7 @@ export function spawnBot(options: {
       PIVOTBOT_REPORTS_DIR: options.reportsDir,
       PIVOTBOT_STORE: join(options.dir, 'store', 'pivotbot.json'),
       ...options.env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { botEnv } from '../../support/botEnv.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 
 /**
@@ -30,8 +31,7 @@ describe('pivotbot start with its stdout and stderr closed', () => {
 
   it('keeps answering, and exits on SIGTERM', async () => {
     const child = spawn(process.execPath, ['bin/pivotbot.js', 'start'], {
-      env: {
-        PATH: process.env.PATH,
+      env: botEnv({
         // Every request and step is logged: the bot writes to the closed pipe all the time.
         LOG_LEVEL: 'debug',
         SLACK_BOT_TOKEN: 'xoxb-closed-stdio-test',
@@ -43,7 +43,7 @@ describe('pivotbot start with its stdout and stderr closed', () => {
         REPORTING_CLIENT_ID: sandbox.clientId,
         REPORTING_CLIENT_SECRET: sandbox.clientSecret,
         PIVOTBOT_STORE: join(dir, 'store.json'),
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

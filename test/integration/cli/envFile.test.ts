@@ -1,7 +1,7 @@
 /**
  * `.env` is read (issue 35, item 5): `.env.example` tells a newcomer to copy it to `.env`, and the
  * built CLI reads that file from its working folder before the configuration is parsed, the
- * environment winning over the file.
+ * environment winning over the file; `PIVOTBOT_ENV_FILE=none` (what the tests' own bots use) reads none.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -56,5 +56,12 @@ describe('pivotbot start with a .env in its working folder', () => {
     expect(code).toBe(1);
     expect(stderr).not.toContain('PIVOTBOT_TIMEZONE');
     expect(stderr).not.toContain('SLACK_BOT_TOKEN');
+  });
+
+  it('reads no file with PIVOTBOT_ENV_FILE=none: the token is missing again', async () => {
+    const { code, stderr } = await start({ PIVOTBOT_ENV_FILE: 'none' });
+    expect(code).toBe(1);
+    expect(stderr).toContain('SLACK_BOT_TOKEN');
+    expect(stderr).not.toContain('PIVOTBOT_TIMEZONE');
   });
 });

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { botEnv } from '../../support/botEnv.js';
 import { leafCsv, syntheticLeaves, UA_DIMENSIONS } from '../../support/leafTables.js';
 
 let dir: string;
@@ -18,7 +19,7 @@ afterAll(async () => {
 
 function pivotbot(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/pivotbot.js', ...args], (error, out, err) => {
+    execFile(process.execPath, ['bin/pivotbot.js', ...args], { env: botEnv() }, (error, out, err) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, out, err });
     });
   });

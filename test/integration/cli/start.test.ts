@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BOT_MALLOC_ENV, BOT_NODE_FLAGS } from '../../../src/cli/botProcess.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { botEnv } from '../../support/botEnv.js';
 import { postSigned, slashCommandBody } from '../../support/slackRequests.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 
@@ -59,7 +60,7 @@ describe('pivotbot start', () => {
 
   const start = (env: NodeJS.ProcessEnv): ChildProcess =>
     spawn(process.execPath, ['bin/pivotbot.js', 'start'], {
-      env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
+      env: botEnv({ LOG_LEVEL: 'warn', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { botEnv } from '../../support/botEnv.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 
 /**
@@ -34,8 +35,7 @@ describe('pivotbot start: unhandled rejections and uncaught exceptions', () => {
 
   it('logs a rejection and keeps serving; logs an exception as fatal (scrubbed), stops and exits 1', async () => {
     const child = spawn(process.execPath, ['--import', join(dir, 'faults.mjs'), 'bin/pivotbot.js', 'start'], {
-      env: {
-        PATH: process.env.PATH,
+      env: botEnv({
         LOG_LEVEL: 'warn',
         SLACK_BOT_TOKEN: 'xoxb-guards-test',
         SLACK_SIGNING_SECRET: 'guards-test-secret',
@@ -46,7 +46,7 @@ describe('pivotbot start: unhandled rejections and uncaught exceptions', () => {
         REPORTING_CLIENT_ID: sandbox.clientId,
         REPORTING_CLIENT_SECRET: sandbox.clientSecret,
         PIVOTBOT_STORE: join(dir, 'store.json'),
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import { botEnv } from '../../support/botEnv.js';
 import type { SlackTestServer, StoredMessage } from '../../support/slackTestServer.js';
 
 export const SIGNING_SECRET = 'replica-test-secret';
@@ -41,8 +42,7 @@ let counter = 0;
 export function startReplica(env: ReplicaEnv): Replica {
   const name = `replica-${++counter}`;
   const child = spawn(process.execPath, ['bin/pivotbot.js', 'start'], {
-    env: {
-      PATH: process.env.PATH,
+    env: botEnv({
       LOG_LEVEL: 'debug',
       SLACK_BOT_TOKEN: 'xoxb-replica-test',
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -56,7 +56,7 @@ export function startReplica(env: ReplicaEnv): Replica {
       PIVOTBOT_STORE: env.store,
       PIVOTBOT_LEASE_SECONDS: String(env.leaseSeconds),
       PIVOTBOT_HEARTBEAT_SECONDS: String(env.heartbeatSeconds ?? HEARTBEAT_SECONDS),
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

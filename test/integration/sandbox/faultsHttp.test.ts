@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { main } from '../../../src/cli/main.js';
 import { faultsRoute, isLoopback } from '../../../src/sandbox/faultsRoute.js';
 import { DEFAULT_FAULTS, type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { botEnv } from '../../support/botEnv.js';
 
 const QUERY = '{ pivot(from: "2026-11-19", to: "2026-11-20") { totals { impressions } } }';
 
@@ -178,7 +179,7 @@ describe('pivotbot sandbox --faults', () => {
       child = spawn(
         process.execPath,
         ['bin/pivotbot.js', 'sandbox', '--port', '0', '--seed', '3', '--faults', '{"failNextRequests":2}'],
-        { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] },
+        { env: botEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
       );
       exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
       let stderr = '';

@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { botEnv } from '../../support/botEnv.js';
 import { freshDatabase, stopTestPostgres } from '../../support/postgres.js';
 import { SlackTestServer } from '../../support/slackTestServer.js';
 
@@ -27,8 +28,7 @@ describe('pivotbot start on a PostgreSQL store', () => {
 
   function start(store: string) {
     const child = spawn(process.execPath, ['bin/pivotbot.js', 'start'], {
-      env: {
-        PATH: process.env.PATH,
+      env: botEnv({
         LOG_LEVEL: 'warn',
         SLACK_BOT_TOKEN: 'xoxb-pg-start-test',
         SLACK_SIGNING_SECRET: 'pg-start-test-secret',
@@ -39,7 +39,7 @@ describe('pivotbot start on a PostgreSQL store', () => {
         REPORTING_CLIENT_ID: sandbox.clientId,
         REPORTING_CLIENT_SECRET: sandbox.clientSecret,
         PIVOTBOT_STORE: store,
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
