@@ -1,5 +1,4 @@
 import type { FieldSpec, RangeSpec, ReportDefinition } from '../reports/index.js';
-import type { EntityPart } from '../store/index.js';
 import type { AdhocAst, ConditionAst, FieldAst, HavingAst, Located, Scalar } from './ast.js';
 import { formatQuery } from './formatQuery.js';
 
@@ -65,37 +64,23 @@ export function queryTextOf(definition: ReportDefinition): string | undefined {
 }
 
 /**
- * The query of an alert's entity: the report's query narrowed to the entity's values. The entity
- * is an incident's parts (`{ dimension, value }`, so a value holding `|` stays whole); a key from
- * a message's metadata (`countryCode=BR|source=organic`) is read as the incident reader does, a
- * `|` kept inside a value unless a `name=` pair follows it. `total` (no part) is the whole query;
- * a part without a value (`(none)`) narrows nothing. Undefined as `queryTextOf`.
+ * The query of an alert's entity: the report's query narrowed by the filter that narrows the report
+ * to the entity (`entityFilter` of insights: text and enum dimensions by value, names such as
+ * `campaign` by their id field, as the Reporting Service filters), each field's own conditions
+ * replaced. An empty filter (the total) is the whole query. Undefined as `queryTextOf`.
  *
- * @example entityQueryOf(definition, [{ dimension: 'countryCode', value: 'BR' }]) // 'installs by countryCode yesterday where countryCode = BR'
+ * @example entityQueryOf(definition, { campaignId: 1001, countryCode: 'BR' }) // 'installs by campaign, countryCode yesterday where campaignId = 1001 and countryCode = BR'
  */
 export function entityQueryOf(
   definition: ReportDefinition,
-  entity: readonly EntityPart[] | string,
+  filter: Readonly<Record<string, unknown>>,
 ): string | undefined {
   const ast = adhocAstOf(definition);
   if (!ast) return undefined;
-  for (const part of typeof entity === 'string' ? partsOfKey(entity) : entity) {
-    if (part.value === null || part.dimension === '') continue;
-    const field = part.dimension;
-    ast.where = [...ast.where.filter((c) => c.field.value !== field), ...conditionsOf(field, part.value)];
+  for (const [field, value] of Object.entries(filter)) {
+    ast.where = [...ast.where.filter((c) => c.field.value !== field), ...conditionsOf(field, value)];
   }
   return formatQuery(ast);
-}
-
-/** An entity key's parts: `dimension=value` pairs joined by `|`, a `|` inside a value kept. */
-function partsOfKey(key: string): EntityPart[] {
-  if (key === 'total' || key === '') return [];
-  return key.split(/\|(?=[A-Za-z][A-Za-z0-9_]*=)/).flatMap((pair) => {
-    const cut = pair.indexOf('=');
-    if (cut <= 0) return [];
-    const value = pair.slice(cut + 1);
-    return [{ dimension: pair.slice(0, cut), value: value === '(none)' ? null : value }];
-  });
 }
 
 function at<T>(value: T): Located<T> {

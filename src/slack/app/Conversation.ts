@@ -5,7 +5,7 @@
  * stored.
  */
 import { type Logger, toError } from '../../core/index.js';
-import { applyFollowUp, compileQuery, entityQueryOf, queryTextOf } from '../../query/index.js';
+import { applyFollowUp, compileQuery, queryTextOf } from '../../query/index.js';
 import { escapeMrkdwn } from '../../render/index.js';
 import {
   ALERT_EVENT,
@@ -173,11 +173,13 @@ async function queryOfParent(metadata: MessageMetadata, commands: PivotCommands)
   const whole = queryTextOf(report.definition) ?? `run ${report.id}`;
   const entity = metadata.event_payload.entity;
   if (metadata.event_type !== ALERT_EVENT || typeof entity !== 'string') return whole;
-  const narrowed = entityQueryOf(report.definition, entity);
-  if (narrowed === undefined) return whole;
+  // Names are narrowed by their ids (looked up when the key has none); what cannot be narrowed,
+  // or a look-up that fails, leaves the report's whole query to refine.
+  const narrowed = await commands.queries.entityQuery(report.definition, entity).catch(() => undefined);
+  if (narrowed === undefined || 'refused' in narrowed) return whole;
   try {
-    compileQuery(narrowed, await commands.queries.queryOptions());
-    return narrowed;
+    compileQuery(narrowed.query, await commands.queries.queryOptions());
+    return narrowed.query;
   } catch {
     return whole;
   }

@@ -4,6 +4,7 @@
  * recorded under the request's idempotency key, waits its turn in the work queue, and posts
  * through `delivery/`.
  */
+import type { EntityPart } from '../../alerts/index.js';
 import { ErrorCode, UserInputError } from '../../core/index.js';
 import { deliverRequested, postExplanation, type RunTarget } from '../../delivery/index.js';
 import { explainReport } from '../../insights/index.js';
@@ -11,6 +12,7 @@ import { compileQuery, QueryError, type QueryOptions, workspaceGlossaryOf } from
 import { findReport, type RangeSpec, type ReportDefinition } from '../../reports/index.js';
 import { answerMetadata } from '../../slackapi/index.js';
 import { type Answers, type CommandContext, type PivotCommandsDeps, runKeyOf } from './answers.js';
+import { entityQuery } from './entityQuery.js';
 
 /** How a follow-up's answer says what it ran: the refined query in catalog terms, the reply, what changed. */
 export interface FollowUpLine {
@@ -141,6 +143,18 @@ export class QueryCommands {
       },
       { onWait: (ahead) => void this.answers.tellQueued(ctx, ahead) },
     );
+  }
+
+  /**
+   * An alert's entity (its key, or its parts) as the report's query narrowed to it, names by their
+   * ids (see `entityQuery`), or why it cannot be narrowed. Throws what a look-up throws.
+   */
+  async entityQuery(
+    definition: ReportDefinition,
+    entity: string | readonly EntityPart[],
+  ): Promise<{ query: string } | { refused: string }> {
+    const { client, clock, settings, signal } = this.deps;
+    return entityQuery(definition, entity, { client, now: clock(), defaultTimeZone: settings.timezone, signal });
   }
 
   /** Loads a named report (with "Did you mean" when it does not exist). */

@@ -6,7 +6,8 @@
  */
 import { backtestOfEntity, backtestSummary } from '../../alerts/index.js';
 import { toError, userMessageOf } from '../../core/index.js';
-import { entityQueryOf, WATCH_PREFIX, watchableQuery, watchId } from '../../query/index.js';
+import { WATCH_PREFIX, watchableQuery, watchId } from '../../query/index.js';
+import { fitText } from '../../render/index.js';
 import { alertSchema, type ReportDefinition } from '../../reports/index.js';
 import { SlackDeliveryError } from '../../slackapi/index.js';
 import type { ActionView, SlackAction, ViewAnswer, ViewSubmission } from '../receiver/index.js';
@@ -162,10 +163,24 @@ export class WatchActions {
       timezone: settings.timezone,
     });
     if (!verdict.ok) return { errors: verdict.errors };
-    // One row picked: the watch's query is the answer's narrowed to that row's values.
-    const query = verdict.row === undefined ? meta.query : entityQueryOf(shape.definition, verdict.row);
-    if (query === undefined) {
-      return { errors: { [WATCH_BLOCKS.on]: 'That row cannot be written as a query; watch each row instead.' } };
+    // One row picked: the watch's query is the answer's narrowed to that row, names by their ids.
+    let query = meta.query;
+    if (verdict.row !== undefined) {
+      const narrowed = await this.queries.entityQuery(shape.definition, verdict.row).catch((error: unknown) => {
+        this.deps.logger.warn({ err: toError(error) }, 'watch modal: the row could not be narrowed');
+        return { refused: 'its id could not be looked up just now' };
+      });
+      if ('refused' in narrowed) {
+        return {
+          errors: {
+            [WATCH_BLOCKS.on]: fitText(
+              `That row cannot be watched alone (${narrowed.refused}); watch each row instead.`,
+              300,
+            ),
+          },
+        };
+      }
+      query = narrowed.query;
     }
     const destination = personal ? await this.dmOf(submission.userId, meta.channel) : { channel: meta.channel };
     if ('error' in destination) return { errors: { [WATCH_BLOCKS.name]: destination.error } };

@@ -4,6 +4,7 @@
  * the answer's query (or on one row of it) every day at the chosen time.
  */
 import { createHash } from 'node:crypto';
+import { incidentEntity } from '../../alerts/index.js';
 import { fitText, type ModalView, SLACK_LIMITS } from '../../render/index.js';
 import { suggestedName } from './scheduleModal.js';
 import { ROW_PREFIX, type WatchChoices } from './watchChoices.js';
@@ -317,7 +318,9 @@ export function validateWatchForm(
     errors[WATCH_BLOCKS.name] = `A watch named ${form.name} exists; pick another name.`;
   if (!context.metrics.includes(form.metric)) errors[WATCH_BLOCKS.metric] = 'Pick one of the answer’s metrics.';
   const row = form.on.startsWith(ROW_PREFIX) ? form.on.slice(ROW_PREFIX.length) : undefined;
-  if (row !== undefined && !/^[^=|]+=[^|]*(\|[^=|]+=[^|]*)*$/.test(row))
+  // A row is its entity key: `dimension=value` pairs joined by `|`, a `|` inside a value (a campaign
+  // named `US | iOS | Summer`) kept, as the incident reader reads it.
+  if (row !== undefined && incidentEntity({ entityKey: row }).length === 0)
     errors[WATCH_BLOCKS.on] = 'Pick each row, the total, or one row of the answer.';
   else if (row === undefined && form.on !== 'entity' && form.on !== 'total')
     errors[WATCH_BLOCKS.on] = 'Pick each row, the total, or one row of the answer.';

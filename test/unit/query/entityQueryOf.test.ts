@@ -1,4 +1,4 @@
-/** An incident's entity narrows its report's query by its parts: a name holding `|` stays one value. */
+/** An incident's entity narrows its report's query by the filter that narrows the report: names by their ids. */
 import {
   type AdhocAst,
   type CompiledQuery,
@@ -19,24 +19,31 @@ const where = (text: string) =>
   }));
 
 describe('entityQueryOf', () => {
-  it('narrows by the parts, a campaign named "US | iOS | Summer" kept whole', () => {
-    const text = entityQueryOf(definition, [
-      { dimension: 'campaign', value: 'US | iOS | Summer', id: 1001 },
-      { dimension: 'countryCode', value: 'BR' },
-    ]);
-    expect(where(text as string)).toEqual([
-      { field: 'campaign', op: '=', values: ['US | iOS | Summer'] },
+  it('narrows by a campaign’s id (the service filters names by id), and the text compiles', () => {
+    const text = entityQueryOf(definition, { campaignId: 1001, countryCode: 'BR' }) as string;
+    expect(where(text)).toEqual([
+      { field: 'campaignId', op: '=', values: [1001] },
       { field: 'countryCode', op: '=', values: ['BR'] },
     ]);
+    expect(() => compileQuery(text, { now })).not.toThrow();
   });
 
-  it('reads a key from metadata the same way, and the total as the whole query', () => {
-    const text = entityQueryOf(definition, 'campaign=US | iOS | Summer|countryCode=BR');
-    expect(where(text as string)).toEqual([
-      { field: 'campaign', op: '=', values: ['US | iOS | Summer'] },
+  it('says a name with several ids as a list, keeps a value holding | whole, and the total is the whole query', () => {
+    expect(where(entityQueryOf(definition, { campaignId: [7, 9] }) as string)).toEqual([
+      { field: 'campaignId', op: 'in', values: [7, 9] },
+    ]);
+    expect(where(entityQueryOf(definition, { siteName: 'US | iOS | Summer' }) as string)).toEqual([
+      { field: 'siteName', op: '=', values: ['US | iOS | Summer'] },
+    ]);
+    expect(where(entityQueryOf(definition, {}) as string)).toEqual([]);
+  });
+
+  it('replaces the query’s own condition on the same field', () => {
+    const narrowed = (
+      compileQuery('installs by countryCode yesterday where countryCode in (US, BR)', { now }) as CompiledQuery
+    ).definition;
+    expect(where(entityQueryOf(narrowed, { countryCode: 'BR' }) as string)).toEqual([
       { field: 'countryCode', op: '=', values: ['BR'] },
     ]);
-    expect(where(entityQueryOf(definition, 'total') as string)).toEqual([]);
-    expect(where(entityQueryOf(definition, []) as string)).toEqual([]);
   });
 });

@@ -90,6 +90,12 @@ describe('the Watch this form', () => {
     ['the total', 'total', 'total', undefined],
     ['each row', 'entity', 'entity', undefined],
     ['a row of two dimensions', 'row:countryCode=BR|source=6', 'entity', 'countryCode=BR|source=6'],
+    [
+      'a campaign whose name holds |',
+      'row:campaign=US | iOS | Summer|countryCode=BR',
+      'entity',
+      'campaign=US | iOS | Summer|countryCode=BR',
+    ],
   ])('watching %s', (_name, on, expected, row) => {
     const verdict = validateWatchForm({ ...form, on }, context);
     if (!verdict.ok) throw new Error(JSON.stringify(verdict.errors));
