@@ -95,6 +95,7 @@ export {
   type ViewChartRenderer,
   viewMayHaveChart,
 } from './ChartRenderer.js';
+export { type ChartChannel, type ChartProcessServerOptions, serveChartRequests } from './chartProcessServer.js';
 export { type AnyChartConfig, CHART_HEIGHTS, CHART_WIDTH, type ChartSpec, PIXEL_RATIO } from './chartStyle.js';
 export {
   arrowFor,

@@ -4,13 +4,14 @@
  * hangs fails only its own renders and is replaced.
  */
 
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
+import type { ChartReply } from '../../../src/render/ChartProcessRenderer.js';
 import {
   CHART_PROCESS_EXEC_ARGV,
   CHART_PROCESS_MALLOC_ENV,
@@ -190,5 +191,65 @@ describe('a chart process that dies or hangs', () => {
     expect(next?.data.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     // A render answered (or failed otherwise) cancels its timeout; only the one fired was spent.
     expect(timers.filter((t) => !t.cancelled)).toEqual([timeout]);
+  });
+});
+
+describe('a chart process whose stderr pipe is closed', () => {
+  let dir = '';
+  let child: ChildProcess | undefined;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pivotbot-charts-stderr-'));
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * stderr is the bot's own, inherited: when the supervisor's log pipe closes, a line written
+   * there (a library's warning; here a listener after the real one's) fails with EPIPE. The
+   * process goes on drawing, and still exits (0) when the bot's end of the channel closes.
+   */
+  it('goes on drawing when a write to stderr fails with EPIPE, and exits when the bot disconnects', async () => {
+    const failures = join(dir, 'stderr-failures');
+    const entry = join(dir, 'noisyChartProcess.mjs');
+    await writeFile(
+      entry,
+      `import { appendFileSync } from 'node:fs';
+       await import(${JSON.stringify(ENTRY.href)});
+       process.on('message', (m) => {
+         process.stderr.write('a warning for render ' + m.id + '\\n', (error) => {
+           if (error) appendFileSync(${JSON.stringify(failures)}, error.code + '\\n');
+         });
+       });`,
+    );
+    const started = fork(entry, [], {
+      serialization: 'advanced',
+      execArgv: [...CHART_PROCESS_EXEC_ARGV],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    child = started;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      started.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    /** The next reply, or how the process ended before sending one. */
+    const next = () =>
+      Promise.race([
+        new Promise<ChartReply>((resolve) => started.once('message', resolve)),
+        exited.then((how) => ({ exited: how })),
+      ]);
+
+    expect(await next()).toEqual({ ready: true });
+    // The reading end goes away: every later write to the process's stderr fails.
+    started.stderr?.destroy();
+    for (const id of [1, 2, 3]) {
+      started.send({ id, view: timeSeriesView(5 + id), kind: 'main' });
+      const reply = await next();
+      expect(reply).toMatchObject({ id, chart: { alt: expect.any(String) } });
+    }
+    expect(readFileSync(failures, 'utf8').trim().split('\n')).toEqual(['EPIPE', 'EPIPE', 'EPIPE']);
+
+    started.disconnect();
+    expect(await exited).toEqual({ code: 0, signal: null });
   });
 });
