@@ -197,6 +197,11 @@ describe('words that do not mislead', () => {
     const ranking = rankingText(explained('CPI', 'currency', residue));
     expect(ranking).toContain('1. *Country code US*  +$0.06 (30 % of the change) · $3 → $3 · mix +$0.06');
     expect(ranking).not.toContain('rate');
+    const both: Explanation = {
+      ...residue,
+      drivers: [{ ...(residue.drivers[0] as Explanation['drivers'][number]), contribution: 1.21, rate: 1.15 }],
+    };
+    expect(rankingText(explained('CPI', 'currency', both))).toContain('· $3 → $3 · mix +$0.06, rate +$1.15');
   });
 });
 
