@@ -166,6 +166,68 @@ describe('Watch this, from the click to an incident the scheduler opens', () => 
     expect(await harness.waitForHook(alerts.hook)).toContain('1 open incident');
   }, 120_000);
 
+  it('watches one campaign by its id: the answer has no id column, so the id is looked up for the name picked', async () => {
+    const before = slack().messages.length;
+    await harness.command('spend by campaign yesterday', { user: ADMIN });
+    await slack().waitFor(
+      () =>
+        slack()
+          .messages.slice(before)
+          .some((m) => m.metadata?.event_type === 'pivotbot_answer'),
+      30_000,
+      'the answer by campaign',
+    );
+    const answer = slack()
+      .messages.slice(before)
+      .find((m) => m.metadata?.event_type === 'pivotbot_answer') as StoredMessage;
+    const button = ((answer.blocks ?? []) as Block[])
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === 'pivot_watch_this');
+    const views = slack().views.size;
+    await harness.click('pivot_watch_this', JSON.parse(String(button?.value)), { channel: CHANNEL, user: ADMIN });
+    await slack().waitFor(() => slack().views.size > views, 20_000, 'the watch modal');
+    const viewId = [...slack().views.keys()].at(-1) as string;
+    const campaignRow = () => optionsOf(viewId, 'watch_on').find((o) => o.value.startsWith('row:campaign='));
+    await slack().waitFor(() => campaignRow() !== undefined, 20_000, 'the campaigns in the modal');
+    const row = campaignRow() as Option;
+    const name = row.value.slice('row:campaign='.length);
+
+    const saved = await harness.submitView(
+      viewId,
+      {
+        watch_name: { value: { type: 'plain_text_input', value: 'one-campaign' } },
+        watch_metric: { pivot_wm_metric: { type: 'static_select', selected_option: { value: 'spend' } } },
+        watch_on: { pivot_wm_on: { type: 'static_select', selected_option: { value: row.value } } },
+        watch_rule: { value: { type: 'static_select', selected_option: { value: 'anomaly' } } },
+        watch_threshold: { value: { type: 'number_input', value: null } },
+        watch_time: { value: { type: 'timepicker', selected_time: '09:00' } },
+      },
+      { user: ADMIN },
+    );
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).not.toContain('errors');
+    // The ids the sandbox gives that name: the saved query filters by them, as the service does.
+    const client = new ReportingClient({
+      authUrl: harness.sandbox.authUrl,
+      graphqlUrl: harness.sandbox.graphqlUrl,
+      clientId: harness.sandbox.clientId,
+      clientSecret: harness.sandbox.clientSecret,
+    });
+    const { rows } = await client.pivot({
+      from: '2026-11-20T00:00:00Z',
+      to: '2026-11-21T00:00:00Z',
+      dimensions: [{ name: 'campaign' }, { name: 'campaignId' }],
+      metrics: [{ name: 'spend', args: {} }],
+      context: { sqlTimeZone: 'UTC' },
+    } as never);
+    const ids = rows.filter((r) => r.campaign === name).map((r) => Number(r.campaignId));
+    expect(ids).toHaveLength(1);
+    const stored = harness.bot.store.subscriptions.list().find((s) => s.report === 'watch-one-campaign');
+    expect(stored?.query).toBe(`spend by campaign yesterday where campaignId = ${ids[0]}`);
+    await harness.bot.store.subscriptions.remove('watch-one-campaign', CHANNEL);
+  }, 60_000);
+
   it('lists the watches in /pivot alerts and App Home with a Remove button for admins (confirm first), and removes them from either', async () => {
     const store = harness.bot.store;
     const first = store.subscriptions.list().find((s) => s.report === 'watch-br-spend');
