@@ -26,7 +26,7 @@ export default {
   // workers on the 2-core machines (jest's default would be one) halve the wall time.
   maxWorkers: 2,
   // A worker's loop is empty within milliseconds of the run's end (nothing left open), but its
-  // exit still tears down a heap of hundreds of MB: 0.5-2.6 s on the shared 2-core machine, past
+  // exit still tears down a heap of up to ~900 MB: 0.5-3 s on the shared 2-core machine, past
   // jest's 500 ms, so jest printed "A worker process has failed to exit gracefully" for workers
   // already exiting. A worker that a leaked handle keeps alive is still killed and reported.
   workerGracefulExitTimeout: 10_000,
