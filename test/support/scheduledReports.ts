@@ -12,10 +12,12 @@ export function secondsReport(options: {
   everySeconds: number;
   catchUp?: string;
   /**
-   * Give the report a chart of its own (default true). Without one the digest still has the default
-   * chart (a bar of the first headline metric by the first dimension), so a chart process starts.
+   * Give the report a chart of its own (default true). Without one (`false`) the digest still has the
+   * default chart (a bar of the first headline metric by the first dimension), so a chart is drawn.
+   * `'none'`: no chart at all (the query has no dimension, so there is no default chart either; the
+   * digest is the headline KPIs and a one-row CSV), for tests about claims, where drawing only costs time.
    */
-  chart?: boolean;
+  chart?: boolean | 'none';
   /** `async` runs each digest as a Reporting Service job (default `sync`). */
   mode?: 'sync' | 'async';
   /**
@@ -27,12 +29,12 @@ export function secondsReport(options: {
   return `title: ${options.title}
 description: Spend and installs by platform, for scheduler tests.
 query:
-  dimensions: [appPlatform]
+  dimensions: [${options.chart === 'none' ? '' : 'appPlatform'}]
   metrics: [impressions, spend, installs, installsCpi]
   range: yesterday
 present:
   headline: [spend, installs, installsCpi]
-  compare: previous_period${options.explain ? '' : '\n  explain: false'}${options.chart === false ? '' : '\n  chart: { type: bar, x: appPlatform, series: [spend] }'}
+  compare: previous_period${options.explain ? '' : '\n  explain: false'}${options.chart === false || options.chart === 'none' ? '' : '\n  chart: { type: bar, x: appPlatform, series: [spend] }'}
 mode: ${options.mode ?? 'sync'}
 schedule:
   cron: "*/${options.everySeconds} * * * * *"

@@ -160,8 +160,9 @@ describe('a replica frozen (SIGSTOP) mid-post', () => {
   }
 
   it('posts one digest for the slot, and the resumed replica’s late steps are refused', async () => {
+    // No chart at all: the case is about the post, and drawing one only costs time.
     const reports = await writeReports(join(dir, 'digest'), {
-      'every-five': secondsReport({ title: 'Every five', channels: [CHANNEL], everySeconds: 5, chart: false }),
+      'every-five': secondsReport({ title: 'Every five', channels: [CHANNEL], everySeconds: 5, chart: 'none' }),
     });
     const store = await freshDatabase('pivotbot_stalled_digest');
     let heldSlot: string | undefined;
