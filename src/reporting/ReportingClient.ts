@@ -30,6 +30,7 @@ export interface ReportingClientOptions {
   logger?: Logger;
   /** Requests, their time, retries, async jobs' final states and token mints, counted. */
   metrics?: BotMetrics;
+  /** The clock: today for validation, and the overall timeout of waiting for an async job. */
   now?: () => Date;
   random?: () => number;
   /** Waits between polls and retries; must reject when `signal` aborts (the default, core's `sleep`, does). */
@@ -50,6 +51,8 @@ export interface WaitOptions {
 export interface RequestOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** false: a timeout ends the call at once, unretried (the caller's own deadline set `timeoutMs`). */
+  retryTimeout?: boolean;
 }
 
 const WAITING = new Set(['PENDING', 'QUEUED', 'RUNNING', 'UP_FOR_RETRY']);
@@ -181,18 +184,35 @@ export class ReportingClient {
     }
   }
 
+  /**
+   * Time is read from the injected `now`. The overall deadline bounds every poll: a poll request
+   * gets at most what is left of it, and one cut short that way ends the wait as the overall
+   * timeout with the last known status, not as the request's own (shorter) timeout.
+   */
   private async pollAsyncPivot(pivotId: string, options: WaitOptions): Promise<AsyncPivot> {
     const timeoutMs = options.timeoutMs ?? 15 * 60_000;
     const maxPollMs = options.maxPollMs ?? 10_000;
-    const deadline = Date.now() + timeoutMs;
+    const requestTimeoutMs = this.options.timeoutMs ?? 60_000;
+    const deadline = this.now().getTime() + timeoutMs;
     let interval = options.pollMs ?? 500;
     let lastStatus: string | undefined;
     for (;;) {
-      const remaining = deadline - Date.now();
-      const job = await this.asyncPivot(pivotId, {
-        timeoutMs: Math.max(1, Math.min(remaining, this.options.timeoutMs ?? 60_000)),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const remaining = deadline - this.now().getTime();
+      if (remaining <= 0) throw waitTimedOut(pivotId, timeoutMs, lastStatus);
+      const cutShort = remaining < requestTimeoutMs;
+      let job: AsyncPivot;
+      try {
+        job = await this.asyncPivot(pivotId, {
+          timeoutMs: cutShort ? remaining : requestTimeoutMs,
+          ...(cutShort ? { retryTimeout: false } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } catch (error) {
+        if (cutShort && error instanceof ReportingTimeoutError) {
+          throw waitTimedOut(pivotId, timeoutMs, lastStatus, error);
+        }
+        throw error;
+      }
       if (job.status !== lastStatus) {
         lastStatus = job.status;
         await options.onStatus?.(job);
@@ -205,16 +225,10 @@ export class ReportingClient {
       if (!WAITING.has(job.status)) {
         this.options.logger?.warn({ pivotId, status: job.status }, 'unknown async pivot status; still polling');
       }
-      if (Date.now() + interval > deadline) {
-        // Not retryable: the job goes on running on the service, and trying again would create
-        // another (the facts: "never blindly retry the mutation, because that creates duplicate jobs").
-        throw new ReportingTimeoutError(`waiting for async pivot ${pivotId} (last status ${job.status})`, timeoutMs, {
-          retryable: false,
-          userMessage: `The Reporting Service job was still ${job.status.toLowerCase()} after ${Math.round(timeoutMs / 60_000)} minutes, so pivotbot stopped waiting for it (job ${pivotId}); run the report again later, or over a shorter range.`,
-        });
-      }
+      const delayMs = Math.round(interval * (0.8 + 0.4 * this.random()));
+      if (this.now().getTime() + delayMs >= deadline) throw waitTimedOut(pivotId, timeoutMs, job.status);
       if (options.signal?.aborted) throw new CancelledError(`waiting for async pivot ${pivotId}`);
-      await this.sleep(Math.round(interval * (0.8 + 0.4 * this.random())), options.signal);
+      await this.sleep(delayMs, options.signal);
       interval = Math.min(maxPollMs, interval * 1.5);
     }
   }
@@ -271,6 +285,33 @@ export class ReportingClient {
     const csv = await this.downloadAsyncPivotCsv(job, path, request, options.signal ? { signal: options.signal } : {});
     return { job, csv };
   }
+}
+
+/**
+ * The end of waiting for an async job past its overall timeout. Not retryable: the job goes on
+ * running on the service, and trying again would create another (the facts: "never blindly retry
+ * the mutation, because that creates duplicate jobs").
+ */
+function waitTimedOut(pivotId: string, timeoutMs: number, lastStatus: string | undefined, cause?: unknown) {
+  const waited =
+    timeoutMs >= 60_000
+      ? plural(Math.round(timeoutMs / 60_000), 'minute')
+      : plural(Math.ceil(timeoutMs / 1000), 'second');
+  return new ReportingTimeoutError(
+    `waiting for async pivot ${pivotId} (${lastStatus ? `last status ${lastStatus}` : 'no status yet'})`,
+    timeoutMs,
+    {
+      retryable: false,
+      ...(cause === undefined ? {} : { cause }),
+      userMessage: lastStatus
+        ? `The Reporting Service job was still ${lastStatus.toLowerCase()} after ${waited}, so pivotbot stopped waiting for it (job ${pivotId}); run the report again later, or over a shorter range.`
+        : `The Reporting Service did not say how the job was doing within ${waited}, so pivotbot stopped waiting for it (job ${pivotId}); run the report again later, or over a shorter range.`,
+    },
+  );
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 function toPivotResponse(

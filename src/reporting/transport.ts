@@ -36,6 +36,8 @@ export interface ExecuteOptions {
   idempotent: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** false: a timed-out attempt is not retried (the caller's own deadline set `timeoutMs`). */
+  retryTimeout?: boolean;
 }
 
 /**
@@ -83,7 +85,8 @@ export class GraphQLTransport {
         return await this.attemptWithReauth<T>(document, variables, options);
       } catch (error) {
         const action = failureAction(error, attempt, options.idempotent, this.policy, this.random);
-        if (!action.retry || options.signal?.aborted) throw error;
+        const timeoutFinal = options.retryTimeout === false && error instanceof ReportingTimeoutError;
+        if (!action.retry || options.signal?.aborted || timeoutFinal) throw error;
         this.options.metrics?.reporting.retries.inc({ operation: options.operation });
         this.options.logger?.warn(
           { operation: options.operation, attempt: attempt + 1, delayMs: action.delayMs, err: error },

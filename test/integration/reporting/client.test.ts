@@ -195,15 +195,13 @@ describe('transport', () => {
   });
 
   it('times out a slow answer with a typed error, retrying queries', async () => {
-    server.on('/v1/graphql', async (_req, res) => {
-      await new Promise((r) => setTimeout(r, 400));
-      if (!res.destroyed) sendJson(res, 200, pivotAnswer);
-    });
+    // Never answered (the socket closes when the test ends): only the client's timeout can end each attempt.
+    server.on('/v1/graphql', () => undefined);
     const error = await client({ timeoutMs: 100, retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } })
       .pivot(request)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingTimeoutError);
-    expect((error as Error).message).toContain('timed out after 100 ms');
+    expect((error as Error).message).toBe('POST /v1/graphql (pivot) timed out after 100 ms');
     expect(server.requestsTo('/v1/graphql')).toHaveLength(2);
   });
 
@@ -350,15 +348,68 @@ describe('async pivots and postbackShare', () => {
     await expect(client().waitForAsyncPivot('x')).rejects.toBeInstanceOf(AsyncPivotFailedError);
   });
 
+  /** A clock that only the client's sleeps move (plus `lateMs` each, as a loaded machine would). */
+  function steppedClock(lateMs = 0) {
+    let t = Date.parse('2026-11-20T12:00:00Z');
+    const slept: number[] = [];
+    return {
+      slept,
+      now: () => new Date(t),
+      sleep: async (ms: number) => {
+        slept.push(ms);
+        t += ms + lateMs;
+      },
+    };
+  }
+
   it('gives up polling after the overall timeout', async () => {
     server.on('/v1/graphql', (_req, res) => sendJson(res, 200, { data: { asyncPivot: job('RUNNING') } }));
-    const c = client({ sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
-    const error = await c.waitForAsyncPivot('x', { timeoutMs: 150, pollMs: 40 }).catch((e: unknown) => e);
+    const clock = steppedClock();
+    const c = client({ now: clock.now, sleep: clock.sleep, random: () => 0.5 });
+    // Minutes of the injected clock, so that no poll gets less than the transport's 60 s.
+    const error = await c
+      .waitForAsyncPivot('x', { timeoutMs: 180_000, pollMs: 40_000, maxPollMs: 100_000 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportingTimeoutError);
-    expect((error as Error).message).toContain('last status RUNNING');
+    expect((error as Error).message).toBe('waiting for async pivot x (last status RUNNING) timed out after 180000 ms');
+    // Polls at 0, 40 and 100 s; the next, 90 s later, would be past the 180 s deadline.
+    expect(clock.slept).toEqual([40_000, 60_000]);
+    expect(server.requestsTo('/v1/graphql')).toHaveLength(3);
     // A retry would create a second job while the first still runs.
     expect((error as ReportingTimeoutError).retryable).toBe(false);
     expect((error as ReportingTimeoutError).userMessage).toContain('job x');
+    expect((error as ReportingTimeoutError).userMessage).toContain('still running after 3 minutes');
+  });
+
+  it('ends as the overall timeout, without polling, when a sleep overran the deadline', async () => {
+    server.on('/v1/graphql', (_req, res) => sendJson(res, 200, { data: { asyncPivot: job('RUNNING') } }));
+    const clock = steppedClock(200_000);
+    const c = client({ now: clock.now, sleep: clock.sleep, random: () => 0.5 });
+    const error = await c
+      .waitForAsyncPivot('x', { timeoutMs: 180_000, pollMs: 40_000, maxPollMs: 100_000 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportingTimeoutError);
+    expect((error as Error).message).toContain('last status RUNNING');
+    expect(server.requestsTo('/v1/graphql')).toHaveLength(1);
+  });
+
+  it('ends a poll cut short by the overall deadline as the overall timeout, with the last status', async () => {
+    let polls = 0;
+    server.on('/v1/graphql', (_req, res) => {
+      polls++;
+      // The second poll is never answered (the socket closes when the test ends): only its
+      // timeout, 20 ms (what is left of the 120 s), can end it. The first poll had the whole 60 s.
+      if (polls === 1) sendJson(res, 200, { data: { asyncPivot: job('RUNNING') } });
+    });
+    const clock = steppedClock();
+    const c = client({ now: clock.now, sleep: clock.sleep, random: () => 0.5 });
+    const error = await c.waitForAsyncPivot('x', { timeoutMs: 120_000, pollMs: 119_980 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportingTimeoutError);
+    expect((error as Error).message).toBe('waiting for async pivot x (last status RUNNING) timed out after 120000 ms');
+    expect(((error as Error).cause as Error).message).toContain('timed out after 20 ms');
+    expect((error as ReportingTimeoutError).retryable).toBe(false);
+    // The cut-short poll is not retried (the deadline is spent): a retry's backoff would be a sleep.
+    expect(clock.slept).toEqual([119_980]);
   });
 
   it('polls many jobs with one asyncPivots request', async () => {
