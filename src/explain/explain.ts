@@ -1,19 +1,23 @@
-import { didYouMean, ErrorCode, invariant, suggest, UserInputError } from '../core/index.js';
+import { didYouMean, ErrorCode, suggest, UserInputError } from '../core/index.js';
+import { Asker } from './asker.js';
 import { type PartKind, partNoise } from './noise.js';
 import {
+  BETTER_SPLIT,
   canKeep,
-  compareKeys,
   DRILLED_SEGMENTS,
   decideDiffuse,
-  drill,
   drillPlan,
+  drillVerdict,
+  explainedEnough,
   findOffset,
   generalize,
+  preferTwin,
   rank,
+  type Scanned,
   scan,
 } from './search.js';
 import { type Frame, frameOf, measureSegment, type Segment } from './segmentMath.js';
-import type { Driver, ExplainRequest, Explanation, GroupQuery, GroupRow, GroupSource } from './types.js';
+import type { Driver, ExplainRequest, Explanation, GroupRow, GroupSource, Where } from './types.js';
 import { describeWhere, orderWhere, whereKey } from './where.js';
 
 export const DEFAULT_BUDGET = 24;
@@ -80,15 +84,18 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
   for (const candidate of scanned.candidates) {
     if (!canKeep(chosen, candidate.segment)) continue;
     // The strongest few are drilled into, standing out or not: a cause can be a small piece of each.
-    if (drilled >= DRILLED_SEGMENTS) {
+    // Past the strongest few, or once the drivers kept explain most of the change, no more drilling.
+    if (drilled >= DRILLED_SEGMENTS || explainedEnough(frame, chosen)) {
       if (candidate.standsOut) chosen.push(candidate.segment);
       continue;
     }
     drilled++;
-    const found = await refine(frame, candidate.segment, scanned.concentration, dimensions, asker, minVolume);
+    const refined = await refine(frame, candidate.segment, scanned.concentration, dimensions, asker, minVolume);
+    const found = refined.segment;
     if (found === candidate.segment && !candidate.standsOut) continue;
+    const twinned = await preferTwins(frame, found, refined.twins, { scanned, dimensions }, asker, minVolume);
     const segment =
-      found === candidate.segment ? found : generalize(frame, found, candidate.segment, scanned.candidates);
+      twinned === candidate.segment ? twinned : generalize(frame, twinned, candidate.segment, scanned.candidates);
     if (canKeep(chosen, segment)) chosen.push(segment);
   }
   // Nothing stands out: the largest pieces, disjoint, named as such.
@@ -107,33 +114,6 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
     ),
     diffuse,
   );
-}
-
-/** Counts the queries against the budget; asks only what the source allows. */
-class Asker {
-  used = 0;
-  constructor(
-    private readonly source: GroupSource,
-    readonly limit: number,
-  ) {}
-
-  allows(query: GroupQuery): boolean {
-    return this.source.allows(query);
-  }
-
-  get left(): boolean {
-    return this.used < this.limit;
-  }
-
-  async ask(query: GroupQuery): Promise<readonly GroupRow[]> {
-    invariant(this.used < this.limit, 'explain asked past its query budget');
-    invariant(this.source.allows(query), 'explain asked a query its source refuses');
-    this.used++;
-    const rows = await this.source.groups(query);
-    return [...rows]
-      .map((row) => ({ ...row, where: { ...query.filter, ...row.where } }))
-      .sort((a, b) => compareKeys(whereKey(a.where), whereKey(b.where)));
-  }
 }
 
 /** The first scans: one group-by per candidate dimension, unfiltered, while the budget lasts. */
@@ -166,7 +146,17 @@ async function scanAll(kind: ExplainRequest['kind'], scale: number, dimensions: 
   return { scans, notes, partial, frame };
 }
 
-/** Replaces a segment by a piece that explains most of it, one dimension deeper at a time (drill). */
+/** A value that may be a twin of one of the found segment's (see drillVerdict). */
+interface Twin {
+  readonly dimension: string;
+  readonly value: string;
+}
+
+/**
+ * Replaces a segment by a piece that explains most of it, one dimension deeper at a time (drill).
+ * Also returns the twins seen on the way: pieces that explained most of their parent's move
+ * without standing out from its other pieces.
+ */
 async function refine(
   frame: Frame,
   start: Segment,
@@ -174,21 +164,102 @@ async function refine(
   dimensions: readonly string[],
   asker: Asker,
   minVolume: number,
-): Promise<Segment> {
+): Promise<{ segment: Segment; twins: Twin[] }> {
   let segment = start;
+  const twins: Twin[] = [];
   for (;;) {
     let deeper: Segment | undefined;
     for (const dimension of drillPlan(concentration, segment, dimensions)) {
       const query = { dimensions: [dimension], filter: segment.where };
       if (!asker.allows(query)) continue;
-      if (!asker.left) return segment;
+      if (!asker.mayDrill(query) || (deeper !== undefined && !asker.mayCompare(query))) break;
       const pieces = (await asker.ask(query)).map((row) => measureSegment(frame, row.where, row));
-      deeper = drill(frame, segment, pieces, minVolume);
-      if (deeper !== undefined) break;
+      const verdict = drillVerdict(frame, segment, pieces, minVolume);
+      const value = verdict.kind === 'none' ? undefined : (verdict.piece.where[dimension] as string);
+      if (verdict.kind === 'twin' && !twins.some((t) => t.dimension === dimension && t.value === value))
+        twins.push({ dimension, value: value as string });
+      // Of the pieces that replace the segment (one per dimension), the one that splits it best.
+      if (
+        verdict.kind === 'replaces' &&
+        (deeper === undefined || preferTwin(frame, segment, deeper, verdict.piece, BETTER_SPLIT) === verdict.piece)
+      )
+        deeper = verdict.piece;
     }
-    if (deeper === undefined) return segment;
+    if (deeper === undefined) return { segment, twins };
     segment = deeper;
   }
+}
+
+/**
+ * Twins: where the drill stopped, a piece that explained most of the found segment's move without
+ * standing out from its few other pieces (`AppLovin · 320x480`'s playable ads) may hold a twin of
+ * one of the found segment's values (playable ads are nearly all 320x480). For each value, the
+ * segment with the twin in its place (`AppLovin · playable`) is tested at their common parent (the
+ * segment without that value: a filtered group-by by the twin's dimension, or the first scans for
+ * a single value): when it replaces that parent as a drilled piece would (or stands out, at the
+ * first scans) and splits it better (see preferTwin), it is the answer.
+ */
+async function preferTwins(
+  frame: Frame,
+  found: Segment,
+  twins: readonly Twin[],
+  context: { scanned: Scanned; dimensions: readonly string[] },
+  asker: Asker,
+  minVolume: number,
+): Promise<Segment> {
+  const own = Object.keys(orderWhere(found.where, context.dimensions));
+  for (const { dimension: other, value } of twins) {
+    if (Object.hasOwn(found.where, other)) continue;
+    for (const dimension of own) {
+      const filter = Object.fromEntries(Object.entries(found.where).filter(([d]) => d !== dimension));
+      let parent: Segment;
+      let alternative: Segment | undefined;
+      if (own.length === 1) {
+        parent = wholeSegment(frame);
+        const key = whereKey({ [other]: value });
+        alternative = context.scanned.candidates.find((c) => c.standsOut && whereKey(c.segment.where) === key)?.segment;
+      } else {
+        const query = { dimensions: [other], filter };
+        if (!asker.mayDrill(query) || !asker.mayCompare(query)) continue;
+        const rows = await asker.ask(query);
+        parent = measureSegment(frame, filter, sumRows(filter, rows));
+        const pieces = rows.map((row) => measureSegment(frame, row.where, row));
+        const verdict = drillVerdict(frame, parent, pieces, minVolume);
+        alternative = verdict.kind === 'replaces' && verdict.piece.where[other] === value ? verdict.piece : undefined;
+      }
+      if (alternative !== undefined && preferTwin(frame, parent, found, alternative) === alternative)
+        return alternative;
+    }
+  }
+  return found;
+}
+
+/** The whole as a segment (no dimension), for comparing first-scan segments within it. */
+function wholeSegment(frame: Frame): Segment {
+  const row: GroupRow =
+    frame.kind === 'ratio'
+      ? { where: {}, baseline: { num: frame.n0, den: frame.d0 }, current: { num: frame.n1, den: frame.d1 } }
+      : { where: {}, baseline: { num: frame.n0 }, current: { num: frame.n1 } };
+  return measureSegment(frame, {}, row);
+}
+
+/** The rows of a group-by summed into one group (the filter's segment). */
+function sumRows(where: Where, rows: readonly GroupRow[]): GroupRow {
+  let n0 = 0;
+  let n1 = 0;
+  let d0 = 0;
+  let d1 = 0;
+  let ratio = false;
+  for (const row of rows) {
+    n0 += row.baseline.num;
+    n1 += row.current.num;
+    if (row.baseline.den !== undefined || row.current.den !== undefined) ratio = true;
+    d0 += row.baseline.den ?? 0;
+    d1 += row.current.den ?? 0;
+  }
+  return ratio
+    ? { where, baseline: { num: n0, den: d0 }, current: { num: n1, den: d1 } }
+    : { where, baseline: { num: n0 }, current: { num: n1 } };
 }
 
 /** The largest disjoint pieces, when none stands out. */

@@ -6,7 +6,7 @@
  * `decideDiffuse` says whether they explain the change; `findOffset` sees moves that cancel out.
  */
 import { type Frame, measureSegment, type Segment, wholeParts } from './segmentMath.js';
-import { movedAsWhole, standsOut } from './standsOut.js';
+import { movedAsWhole, splitSurprise, standsOut } from './standsOut.js';
 import type { GroupRow } from './types.js';
 import { overlaps, whereKey } from './where.js';
 
@@ -30,6 +30,10 @@ export const ONE_DRIVER_SHARE = 0.35;
 export const TOP_THREE_SHARE = 0.6;
 /** Per dimension, how many of the segments that explain most are tested for standing out. */
 export const TESTED_PER_DIMENSION = 10;
+/** Drilling stops once the drivers kept explain this share of the change (the rest is too little to hold a cause). */
+export const EXPLAINED_ENOUGH = 0.8;
+/** At one drill level, another dimension's piece replaces the most concentrated one's only when it splits the parent this many times better. */
+export const BETTER_SPLIT = 1.1;
 /** Moves that cancel: the net change is less than this share of the smaller of two opposite movers. */
 export const OFFSET_NET = 0.5;
 
@@ -100,10 +104,8 @@ export function drillPlan(
 }
 
 /**
- * Drill: the piece of `parent` (from a filtered group-by) that replaces it, or undefined. The
- * piece that explains most must explain at least MOST_OF_PARENT of the parent's contribution
- * (and EVEN_MARGIN more than had the parent moved evenly), stand out from the parent's other pieces, and the parent must not have moved as a whole (its
- * other pieces moved as the outside did: see movedAsWhole). A strong parent beats its children.
+ * Drill: the piece of `parent` (from a filtered group-by) that replaces it, or undefined (see
+ * drillVerdict).
  */
 export function drill(
   frame: Frame,
@@ -111,22 +113,42 @@ export function drill(
   pieces: readonly Segment[],
   minVolume: number,
 ): Segment | undefined {
+  const verdict = drillVerdict(frame, parent, pieces, minVolume);
+  return verdict.kind === 'replaces' ? verdict.piece : undefined;
+}
+
+/**
+ * What a drill found. `replaces`: the piece that explains most must explain at least
+ * MOST_OF_PARENT of the parent's contribution (and EVEN_MARGIN more than had the parent moved
+ * evenly), stand out from the parent's other pieces, and the parent must not have moved as a whole
+ * (its other pieces moved as the outside did: see movedAsWhole). A strong parent beats its
+ * children. `twin`: the piece explains most of the parent's move, beyond its size, but does not
+ * stand out from the parent's few other pieces: the piece's dimension may hold a twin of one of the
+ * parent's values (playable ads are nearly all 320x480), to test with `preferTwin`. `none` otherwise.
+ */
+export function drillVerdict(
+  frame: Frame,
+  parent: Segment,
+  pieces: readonly Segment[],
+  minVolume: number,
+): { kind: 'replaces' | 'twin'; piece: Segment } | { kind: 'none' } {
+  const none = { kind: 'none' } as const;
   const direction = Math.sign(frame.change);
   const parentContribution = direction * parent.contribution;
-  if (parentContribution <= 0 || pieces.length < 2) return undefined;
+  if (parentContribution <= 0 || pieces.length < 2) return none;
   let best: Segment | undefined;
   for (const piece of pieces)
     if (best === undefined || direction * (piece.contribution - best.contribution) > 0) best = piece;
-  if (best === undefined || best.volume < minVolume) return undefined;
+  if (best === undefined || best.volume < minVolume) return none;
   const share = (direction * best.contribution) / parentContribution;
-  if (share < MOST_OF_PARENT) return undefined;
+  if (share < MOST_OF_PARENT) return none;
   const even = evenMoveShare(frame, parent, best);
-  if (even !== undefined && share - even < EVEN_MARGIN) return undefined;
+  if (even !== undefined && share - even < EVEN_MARGIN) return none;
   // A piece is one of the pieces of every drill the search may ask: the bar counts them all.
   const compared = pieces.length * DRILLED_SEGMENTS * DRILL_DIMENSIONS;
   const gate = { within: parent.parts, compared, siblings: pieces, direction };
-  if (!standsOut(frame, best, gate)) return undefined;
-  return movedAsWhole(frame, parent.parts, best.parts) ? undefined : best;
+  if (!standsOut(frame, best, gate)) return { kind: 'twin', piece: best };
+  return movedAsWhole(frame, parent.parts, best.parts) ? none : { kind: 'replaces', piece: best };
 }
 
 /**
@@ -163,6 +185,29 @@ export function generalize(frame: Frame, found: Segment, start: Segment, scanned
     .filter((s) => movedAsWhole(frame, s.parts, found.parts))
     .sort((a, b) => direction * (b.contribution - a.contribution) || byKey(a, b));
   return coarser[0] ?? found;
+}
+
+/**
+ * Whether the drivers kept so far explain EXPLAINED_ENOUGH of the change together: drilling into
+ * the next segments is then not worth its queries (what is left is too little to hold a cause).
+ */
+export function explainedEnough(frame: Frame, chosen: readonly Segment[]): boolean {
+  if (frame.change === 0) return false;
+  const direction = Math.sign(frame.change);
+  const explained = chosen.reduce((sum, s) => sum + direction * s.contribution, 0);
+  return explained / Math.abs(frame.change) >= EXPLAINED_ENOUGH;
+}
+
+/**
+ * Of two segments of one parent that each replace it (`found`, and `twin` from its twin's
+ * dimension), the one that splits the parent better: the larger surprise (χ² of its parts against
+ * the parent's other pieces, see splitSurprise). A plant on AppLovin's playable ads makes both
+ * `AppLovin · playable` and `AppLovin · 320x480` explain the change; the playable split is the
+ * purer one (320x480 also holds unmoved banners, the other 320x480s), so it has the larger χ².
+ * Ties keep `found`; with a `margin`, the twin must split the parent that many times better.
+ */
+export function preferTwin(frame: Frame, parent: Segment, found: Segment, twin: Segment, margin = 1): Segment {
+  return splitSurprise(frame, twin, parent.parts) > margin * splitSurprise(frame, found, parent.parts) ? twin : found;
 }
 
 /** Choose: whether a candidate can still be kept beside the chosen drivers (disjoint, room left). */

@@ -120,6 +120,21 @@ function amongSiblings(frame: Frame, segment: Segment, siblings: readonly Segmen
 }
 
 /**
+ * How surprising a split of `within` into the segment and the rest is: the sum over the parts
+ * (the value; a ratio's numerator and denominator) of the 2×2 table's χ² (segment and rest ×
+ * baseline and current), each part over its dispersion (1 without a noise model). The larger, the
+ * better the segment separates what moved from what did not (a decision tree's split criterion).
+ */
+export function splitSurprise(frame: Frame, segment: Segment, within: Parts): number {
+  const rest = complementParts(segment.parts, within);
+  const p = segment.parts;
+  const phi = (noise: PartNoise | undefined) => (noise === undefined ? 1 : (dispersionFor(noise, []) ?? 1));
+  let chi2 = partZ([p.n0, p.n1], [rest.n0, rest.n1], phi(frame.noise?.num)) ** 2;
+  if (frame.kind === 'ratio') chi2 += partZ([p.d0, p.d1], [rest.d0, rest.d1], phi(frame.noise?.den)) ** 2;
+  return chi2;
+}
+
+/**
  * Whether a parent moved as a whole rather than through one of its pieces: the misfit (squared
  * Pearson residuals, each part with its dispersion) of "every piece of the parent moved by the
  * parent's own factor" against that of "the piece moved, and the rest of the parent moved as the

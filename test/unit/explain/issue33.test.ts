@@ -40,6 +40,27 @@ describe('item 4: one value of a small dimension', () => {
   });
 });
 
+describe('two dimensions that nearly coincide (playable ads are nearly all 320x480)', () => {
+  it('names source=AppLovin · adType=playable, not the 320x480 ads its drill reached first', async () => {
+    const table = fixture('twin-dimensions');
+    const asked: { dimensions: readonly string[]; filter: Readonly<Record<string, string>> }[] = [];
+    const leaves = leafCsvSource(table);
+    const source = {
+      ...leaves,
+      groups: (q: Parameters<typeof leaves.groups>[0]) => {
+        asked.push(q);
+        return leaves.groups(q);
+      },
+    };
+    const why = await explain({ metric: 'installs', kind: table.kind, counts: true }, source);
+    expect(why.drivers[0]?.where).toEqual({ source: 'AppLovin', adType: 'playable' });
+    expect(why.diffuse).toBe(false);
+    // The 320x480 ads were reached first; the playable split was tested at the same parent (AppLovin).
+    expect(asked).toContainEqual({ dimensions: ['adSize'], filter: { source: 'AppLovin' } });
+    expect(asked).toContainEqual({ dimensions: ['adType'], filter: { source: 'AppLovin' } });
+  });
+});
+
 describe('item 5: a segment with spend and no installs', () => {
   it('stands out and is named for the CPI rise it holds, in words, and the note reads "in both periods"', async () => {
     const why = await explainFixture('zero-volume', { metric: 'installsCpi', counts: true });

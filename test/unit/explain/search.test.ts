@@ -3,8 +3,11 @@ import {
   decideDiffuse,
   drill,
   drillPlan,
+  drillVerdict,
+  explainedEnough,
   findOffset,
   generalize,
+  preferTwin,
   rank,
   scan,
 } from '../../../src/explain/search.js';
@@ -101,6 +104,44 @@ describe('drill and generalize', () => {
     const found = pieces.find((p) => p.where.countryCode === 'US') as Segment;
     const us = candidates.find((c) => c.segment.where.countryCode === 'US')?.segment as Segment;
     expect(generalize(frame, found, us, candidates).where).toEqual({ appPlatform: 'IOS' });
+  });
+});
+
+describe('twins: two dimensions that nearly coincide', () => {
+  // AppLovin's installs by ad type and by ad size: its playable ads (×2.5) are nearly all 320x480.
+  const appLovin = row({ source: 'AppLovin' }, 1580, 2240);
+  const frame = counted(frameOf('additive', 1, [appLovin, row({ source: 'Unity' }, 1580, 1610)]));
+  const parent = measureSegment(frame, appLovin.where, appLovin);
+  const piece = (where: Where, baseline: number, current: number) =>
+    measureSegment(frame, { source: 'AppLovin', ...where }, row({}, baseline, current));
+  const playable = piece({ adType: 'playable' }, 440, 1100);
+  const small = piece({ adSize: '320x480' }, 440, 1040);
+
+  it('prefers the purer split of one parent (playable, not 320x480 that also holds unmoved banners)', () => {
+    expect(preferTwin(frame, parent, small, playable)).toBe(playable);
+    expect(preferTwin(frame, parent, playable, small)).toBe(playable);
+  });
+
+  it('calls a piece that holds the move but cannot stand out from its parent’s few other pieces a twin', () => {
+    // Within AppLovin · 320x480 (installs three times as noisy as Poisson) the playable ads hold all
+    // the move; the other 85 installs are too few to tell them apart from.
+    const noisy: Frame = { ...frame, noise: { num: { kind: 'count', dispersion: 3, byDimension: new Map() } } };
+    const within = measureSegment(noisy, { source: 'AppLovin', adSize: '320x480' }, row({}, 332, 619));
+    const pieces = [
+      measureSegment(noisy, { source: 'AppLovin', adSize: '320x480', adType: 'playable' }, row({}, 247, 538)),
+      measureSegment(noisy, { source: 'AppLovin', adSize: '320x480', adType: 'banner' }, row({}, 85, 81)),
+    ];
+    const verdict = drillVerdict(noisy, within, pieces, 0);
+    expect(verdict.kind).toBe('twin');
+    expect(verdict.kind !== 'none' && verdict.piece.where.adType).toBe('playable');
+    expect(drill(noisy, within, pieces, 0)).toBeUndefined();
+  });
+
+  it('stops drilling once the drivers kept explain most of the change', () => {
+    expect(explainedEnough(frame, [parent])).toBe(true);
+    expect(explainedEnough(frame, [playable])).toBe(true);
+    expect(explainedEnough(frame, [piece({ adType: 'video' }, 800, 1100)])).toBe(false);
+    expect(explainedEnough(frame, [])).toBe(false);
   });
 });
 
