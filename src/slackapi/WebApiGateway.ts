@@ -10,7 +10,7 @@ import type { BotMetrics } from '../metrics/index.js';
 import type { HomeView, ModalView, SlackMessage } from '../render/index.js';
 import { ChannelDirectory, type ChannelPage, channelInfoOf, unknownChannelError } from './ChannelDirectory.js';
 import { type UploadDeps, uploadFiles, uploadPrivateFile } from './filesUpload.js';
-import { messagesOf, nextCursorOf, pageArgs } from './historyMessages.js';
+import { pageArgs, readPages } from './historyMessages.js';
 import { drain, withTimeout } from './httpCalls.js';
 import { type Lane, RatePacer } from './RatePacer.js';
 import { SlackDeliveryError, toDeliveryError } from './SlackDeliveryError.js';
@@ -45,6 +45,8 @@ interface Shared {
   channels: ChannelDirectory;
   /** Calls by method and outcome, 429s, and time waited for a turn. */
   metrics?: BotMetrics['slack'] | undefined;
+  /** The client of `chat.postMessage`: it does not send again a post that may have landed. */
+  posts: WebClient;
 }
 
 /** The gateway over @slack/web-api's WebClient. */
@@ -62,6 +64,8 @@ export class WebApiGateway implements SlackGateway {
       maxWaitMs?: Partial<Record<Lane, number>>;
       shared?: Shared;
       metrics?: BotMetrics;
+      /** The client for posts (default `client`): see `slackGatewayFor`. */
+      posts?: WebClient;
     } = {},
   ) {
     this.shared = pacing.shared ?? {
@@ -70,6 +74,7 @@ export class WebApiGateway implements SlackGateway {
       maxWaitMs: { ...MAX_WAIT_MS, ...pacing.maxWaitMs },
       channels: new ChannelDirectory((cursor, signal) => this.listChannels(cursor, signal)),
       metrics: pacing.metrics?.slack,
+      posts: pacing.posts ?? client,
     };
     this.lane = pacing.lane ?? 'interactive';
   }
@@ -101,7 +106,7 @@ export class WebApiGateway implements SlackGateway {
     const result = await this.call(
       'chat.postMessage',
       () =>
-        this.client.chat.postMessage({
+        this.shared.posts.chat.postMessage({
           channel,
           text: message.text,
           blocks: message.blocks,
@@ -242,7 +247,7 @@ export class WebApiGateway implements SlackGateway {
 
   async history(channel: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
     const id = await this.channelId(channel, options);
-    return this.readPages(options, (cursor) =>
+    return readPages(options, (cursor) =>
       this.call(
         'conversations.history',
         () => this.client.conversations.history({ channel: id, ...pageArgs(options), ...(cursor ? { cursor } : {}) }),
@@ -253,7 +258,7 @@ export class WebApiGateway implements SlackGateway {
 
   async replies(channel: string, threadTs: string, options: HistoryOptions = {}): Promise<HistoryMessage[]> {
     const id = await this.channelId(channel, options);
-    return this.readPages(options, (cursor) =>
+    return readPages(options, (cursor) =>
       this.call(
         'conversations.replies',
         () =>
@@ -266,23 +271,6 @@ export class WebApiGateway implements SlackGateway {
         { signal: options.signal },
       ),
     );
-  }
-
-  /** Reads up to `options.pages` pages, stopping after one with a message `options.until` accepts. */
-  private async readPages(
-    options: HistoryOptions,
-    readPage: (cursor: string | undefined) => Promise<unknown>,
-  ): Promise<HistoryMessage[]> {
-    const messages: HistoryMessage[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < (options.pages ?? 1); page++) {
-      const result = await readPage(cursor);
-      const read = messagesOf(result);
-      messages.push(...read);
-      cursor = nextCursorOf(result);
-      if (!cursor || (options.until && read.some(options.until))) break;
-    }
-    return messages;
   }
 
   async userTimeZone(userId: string, options: CallOptions = {}): Promise<string | undefined> {

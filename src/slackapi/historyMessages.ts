@@ -54,3 +54,20 @@ function toHistoryMessage(raw: Record<string, unknown>): HistoryMessage {
   }
   return message;
 }
+
+/** Reads up to `options.pages` pages, stopping after one with a message `options.until` accepts. */
+export async function readPages(
+  options: HistoryOptions,
+  readPage: (cursor: string | undefined) => Promise<unknown>,
+): Promise<HistoryMessage[]> {
+  const messages: HistoryMessage[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < (options.pages ?? 1); page++) {
+    const result = await readPage(cursor);
+    const read = messagesOf(result);
+    messages.push(...read);
+    cursor = nextCursorOf(result);
+    if (!cursor || (options.until && read.some(options.until))) break;
+  }
+  return messages;
+}
