@@ -203,6 +203,13 @@ export async function ensureParents(
     }
     // The first parent is the incident's own (`channel`/`threadTs`); the others are `threads`.
     const stored = deps.store.incidents.get(current.id) ?? current;
+    const parent = found;
+    if (parentsOf(stored).some((p) => p.ts === parent.ts && p.channel === parent.channel)) {
+      // Recorded meanwhile by a replica that took the slot over (it found this post in the history
+      // while this one, frozen, waited for Slack's answer): not a second parent of the incident.
+      current = stored;
+      continue;
+    }
     current =
       stored.threadTs === undefined
         ? { ...stored, channel: found.channel, threadTs: found.ts, ...chartOf(current) }

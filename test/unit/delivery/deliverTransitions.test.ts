@@ -1,6 +1,7 @@
 /**
  * deliverTransitions with a fake gateway and an in-memory store: parents recorded right after
- * each post, a parent found in the channel's history recorded instead of posted again, and one
+ * each post, a parent found in the channel's history recorded instead of posted again, a parent
+ * another replica recorded while the post waited for Slack's answer not recorded twice, and one
  * channel that refuses the bot not silencing the other incidents.
  */
 import { silentLogger } from '../../../src/core/index.js';
@@ -112,5 +113,27 @@ describe('deliverTransitions', () => {
     expect(posts.map((p) => p.entity)).toEqual(['appPlatform=IOS']);
     expect(store.incidents.get('inc_IOS')?.threadTs).toBeDefined();
     expect(store.incidents.get('inc_ANDROID')?.threadTs).toBeUndefined();
+  });
+
+  it('does not record a second time a parent another replica recorded while its post waited for Slack', async () => {
+    const { slack, posts } = fakeSlack();
+    const { store, deps } = await setUp(slack);
+    const post = slack.post.bind(slack);
+    // Frozen between its request and Slack's answer: meanwhile the replica that took the slot over
+    // found the post in the channel's history and recorded it.
+    slack.post = async (channel, message, options) => {
+      const posted = await post(channel, message, options);
+      const entity = (options?.metadata?.event_payload as { entity?: string } | undefined)?.entity;
+      const id = `inc_${String(entity).replace('appPlatform=', '')}`;
+      const other = store.incidents.get(id) as AlertIncident;
+      await store.incidents.save({ ...other, channel: posted.channel, threadTs: posted.ts });
+      return posted;
+    };
+    await deliverTransitions(threads, [], deps, { attempt: 1 });
+    expect(posts).toHaveLength(2);
+    for (const incident of store.incidents.listOpen()) {
+      expect(incident.threadTs).toBeDefined();
+      expect(incident.threads ?? []).toEqual([]);
+    }
   });
 });
