@@ -61,6 +61,26 @@ describe('two dimensions that nearly coincide (playable ads are nearly all 320x4
   });
 });
 
+describe('drilling stops once the drivers explain most of the change', () => {
+  it('drills only into AppLovin when AppLovin explains nearly all of it (no query on other segments)', async () => {
+    const table = fixture('twin-dimensions');
+    const filters: Readonly<Record<string, string>>[] = [];
+    const leaves = leafCsvSource(table);
+    const source = {
+      ...leaves,
+      groups: (q: Parameters<typeof leaves.groups>[0]) => {
+        filters.push(q.filter);
+        return leaves.groups(q);
+      },
+    };
+    const why = await explain({ metric: 'installs', kind: table.kind, counts: true }, source);
+    expect(why.drivers[0]?.share).toBeGreaterThan(0.8);
+    const drilled = filters.filter((f) => Object.keys(f).length > 0);
+    expect(drilled.length).toBeGreaterThan(0);
+    expect(drilled.every((f) => f.source === 'AppLovin')).toBe(true);
+  });
+});
+
 describe('item 5: a segment with spend and no installs', () => {
   it('stands out and is named for the CPI rise it holds, in words, and the note reads "in both periods"', async () => {
     const why = await explainFixture('zero-volume', { metric: 'installsCpi', counts: true });
