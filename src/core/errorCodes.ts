@@ -72,6 +72,8 @@ export const ErrorCode = {
   SlotSkipped: 'SLOT_SKIPPED',
   /** A skipped run: a quiet digest had nothing to say. */
   Quiet: 'QUIET',
+  /** A skipped run: its subscription was removed after the slot was claimed. */
+  Unsubscribed: 'UNSUBSCRIBED',
 
   // store
   StoreCorrupt: 'STORE_CORRUPT',

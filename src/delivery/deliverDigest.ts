@@ -121,6 +121,12 @@ export async function deliverDigest(run: SlotRun, deps: DigestDeps): Promise<Slo
       return { messageTs: earlier.ts };
     }
   }
+  // Unsubscribed since the slot was claimed (a slot queued behind others at Slack's rate limits):
+  // the channel asked for no more digests, so none is posted.
+  if (spec.subscriptionId !== undefined && deps.store.subscriptions.get(spec.subscriptionId) === undefined) {
+    deps.logger.info(where, 'subscription removed since the slot was claimed; not posting');
+    return { skipped: 'the subscription was removed', unsubscribed: true };
+  }
   const loaded = await deps.loadReports();
   const report = findReport(loaded, spec.report);
   if (!report.definition.schedule && spec.source === 'report') {

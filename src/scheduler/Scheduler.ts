@@ -31,7 +31,8 @@ export type SlotResult =
   | { messageTs?: string }
   /** `for: 'alerts'`: a quiet digest waits for its slot's alert evaluations (up to `ALERTS_WAIT_MS`). */
   | { waitMs: number; for?: 'data' | 'alerts' }
-  | { skipped: string; messageTs?: string };
+  /** `unsubscribed`: the slot's subscription was removed after it was claimed (not a quiet digest). */
+  | { skipped: string; messageTs?: string; unsubscribed?: true };
 
 /** How long a quiet digest may wait for the alert evaluations of its slot, whatever its `waitForData`. */
 export const ALERTS_WAIT_MS = 10 * 60_000;

@@ -113,10 +113,9 @@ async function runClaimed(deps: AttemptSlotDeps, step: SlotStep, run: Run): Prom
   if ('skipped' in result) {
     const reason = result.skipped;
     runtime.logger.info({ schedule: spec.id, slot: slot.toISOString(), reason }, `${kindOf(spec)} slot skipped`);
-    await runtime.record(() =>
-      runs.finish(run.id, { status: 'skipped', error: { code: ErrorCode.Quiet, message: reason }, ...ts }),
-    );
-    deps.events?.skippedQuiet(spec);
+    const code = result.unsubscribed ? ErrorCode.Unsubscribed : ErrorCode.Quiet;
+    await runtime.record(() => runs.finish(run.id, { status: 'skipped', error: { code, message: reason }, ...ts }));
+    if (!result.unsubscribed) deps.events?.skippedQuiet(spec);
     return 'done';
   }
   deps.events?.posted(spec, slot, late);
