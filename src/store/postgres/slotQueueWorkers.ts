@@ -89,17 +89,29 @@ export function createSlotQueueWorkers(options: SlotQueueWorkersOptions): SlotQu
     await settle(held.attempt, outcome);
   };
 
+  const handBack = async (jobs: ReadonlyArray<JobWithMetadata<QueuedSlot>>): Promise<void> => {
+    logger.info({ jobs: jobs.length }, 'scheduled steps taken while stopping; handed back to the queue');
+    for (const job of jobs)
+      await settle({ id: job.id, retryCount: job.retryCount }, { failed: 'the replica was stopping' });
+  };
+
   const poll = async (concurrency: number, handle: Handler): Promise<void> => {
     while (!stopped) {
       await settleOwed();
       const free = concurrency - running.size;
       let jobs: Array<JobWithMetadata<QueuedSlot>> = [];
-      if (free > 0) {
+      if (free > 0 && !stopped) {
         try {
           jobs = await boss.fetch<QueuedSlot>(queue, { batchSize: free, includeMetadata: true });
         } catch (error) {
           logger.warn({ err: error, store: location }, 'could not take jobs from the queue; retrying');
         }
+      }
+      if (stopped && jobs.length > 0) {
+        // Taken while this replica was stopping (the fetch was under way): handed straight back, not
+        // started, so a replica told to stop begins no new step.
+        await handBack(jobs);
+        break;
       }
       for (const job of jobs) {
         const done = runJob(job, handle)
