@@ -15,6 +15,21 @@ export interface PartNoise {
   readonly dispersion: number | undefined;
   /** Measured per scanned dimension where it can be: a campaign's wobble is not a platform's. */
   readonly byDimension: ReadonlyMap<string, number>;
+  /** Dimensions whose segments wobble more the larger they are (see sizeGrowth). */
+  readonly growth?: ReadonlyMap<string, SizeGrowth>;
+}
+
+/**
+ * Taylor's law in one dimension: its segments' dispersion grows with their size, `phi` at the
+ * baseline `at`, times (size / at) ^ `slope`. A campaign's day comes in a few large deliveries, so
+ * the larger campaigns (larger deliveries) wobble by a share of their volume rather than by a
+ * count: on the sandbox a campaign of 1,440 clicks moves by ±20 % from one day to the next, 25
+ * times Poisson's variance, where a campaign of 90 clicks varies by 2 times it.
+ */
+export interface SizeGrowth {
+  readonly at: number;
+  readonly phi: number;
+  readonly slope: number;
 }
 
 /** Standard deviations a move must pass when it is the only one looked at… */
@@ -121,23 +136,69 @@ export function partNoise(
   scans: ReadonlyMap<string, readonly (readonly [number, number])[]>,
 ): PartNoise {
   const byDimension = new Map<string, number>();
+  const growth = new Map<string, SizeGrowth>();
   for (const [dimension, pairs] of scans) {
     const phi = scanDispersion(kind, pairs);
     if (phi !== undefined) byDimension.set(dimension, phi);
+    const grows = sizeGrowth(kind, pairs);
+    if (grows !== undefined) growth.set(dimension, grows);
   }
   const all = [...byDimension.values()];
   const dispersion = all.length > 0 ? median(all) : kind === 'count' ? 1 : undefined;
-  return { kind, dispersion, byDimension };
+  return { kind, dispersion, byDimension, growth };
+}
+
+/** A dimension's growth is measured only with at least this many segments of size… */
+export const GROWTH_MIN_SEGMENTS = 30;
+/** …and counts only when its larger half wobbles at least this many times the smaller half's dispersion. */
+export const GROWTH_MIN_RATIO = 1.5;
+
+/**
+ * Whether a dimension's dispersion grows with its segments' size (Taylor's law), measured on its
+ * scan: the segments of size split in a smaller and a larger half by baseline, each half's
+ * dispersion (median squared Pearson residual, as scanDispersion), and the slope of log dispersion
+ * over log size between the halves' median sizes, at most 1 (variance ∝ size²: a share of the
+ * volume). Medians, so that a few causes barely move it; undefined for a dimension of few values
+ * (countries, platforms) or one whose dispersion does not grow.
+ */
+export function sizeGrowth(kind: PartKind, pairs: readonly (readonly [number, number])[]): SizeGrowth | undefined {
+  const whole = pairs.reduce((sum, [base]) => sum + Math.abs(base), 0);
+  const least = kind === 'count' ? DISPERSION_MIN_COUNT : DISPERSION_MIN_AMOUNT_SHARE * whole;
+  const sized = pairs.filter(([base]) => base >= least && base > 0).sort((a, b) => a[0] - b[0]);
+  if (sized.length < GROWTH_MIN_SEGMENTS) return undefined;
+  const k = weightedMedian(
+    sized.map(([base, observed]) => observed / base),
+    sized.map(([base]) => base),
+  );
+  const half = sized.length >> 1;
+  const phiOf = (segments: readonly (readonly [number, number])[]) =>
+    median(segments.map(([base, observed]) => pearson(observed, base, k) ** 2)) / CHI2_1_MEDIAN;
+  const small = sized.slice(0, half);
+  const large = sized.slice(sized.length - half);
+  const phiSmall = phiOf(small);
+  const phiLarge = phiOf(large);
+  const atSmall = median(small.map(([base]) => base));
+  const atLarge = median(large.map(([base]) => base));
+  if (!(phiSmall > 0) || !(phiLarge >= GROWTH_MIN_RATIO * phiSmall) || !(atLarge > atSmall)) return undefined;
+  const slope = Math.min(1, Math.log(phiLarge / phiSmall) / Math.log(atLarge / atSmall));
+  return { at: atLarge, phi: phiLarge, slope };
 }
 
 /**
- * The dispersion that applies to a segment: the median over the dimensions where it was measured.
- * Not its own dimension's: with a dozen countries, two other anomalies in the same dimension (a
- * collapse in BR, a drop in MX) inflate it until a real cause (US installs 44 → 2) no longer stands
- * out. Undefined for an amount whose dispersion could not be measured.
+ * The dispersion that applies to a segment of baseline `size`: the median over the dimensions where
+ * it was measured, or more where one of the segment's dimensions wobbles more at its size (Taylor's
+ * law, sizeGrowth). Not its own dimension's median: with a dozen countries, two other anomalies in
+ * the same dimension (a collapse in BR, a drop in MX) inflate it until a real cause (US installs
+ * 44 → 2) no longer stands out. Undefined for an amount whose dispersion could not be measured.
  */
-export function dispersionFor(noise: PartNoise, _dimensions: readonly string[]): number | undefined {
-  return noise.dispersion;
+export function dispersionFor(noise: PartNoise, dimensions: readonly string[], size = 0): number | undefined {
+  if (noise.dispersion === undefined) return undefined;
+  let phi = noise.dispersion;
+  for (const dimension of dimensions) {
+    const grows = noise.growth?.get(dimension);
+    if (grows !== undefined && size > 0) phi = Math.max(phi, grows.phi * (size / grows.at) ** grows.slope);
+  }
+  return phi;
 }
 
 function weightedMedian(values: readonly number[], weights: readonly number[]): number {

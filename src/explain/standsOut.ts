@@ -66,7 +66,7 @@ function partMoved(
   const deviation = expected === 0 ? Number.POSITIVE_INFINITY : Math.abs(c / expected - 1);
   if (!(deviation >= MIN_RELATIVE_DEVIATION)) return false;
   if (noise === undefined) return true;
-  const phi = dispersionFor(noise, dimensions);
+  const phi = dispersionFor(noise, dimensions, b);
   return phi === undefined || Math.abs(partZ([b, c], [B, C], phi)) >= bar;
 }
 
@@ -88,9 +88,10 @@ function ratioMoved(
   if (Math.sign(move - 1) !== way) return false;
   if (!(Math.abs(move - 1) >= MIN_RELATIVE_DEVIATION)) return false;
   if (frame.noise === undefined) return true;
-  const phiOf = (noise: PartNoise | undefined) => (noise === undefined ? undefined : dispersionFor(noise, dimensions));
-  const phiN = phiOf(frame.noise.num);
-  const phiD = phiOf(frame.noise.den);
+  const phiOf = (noise: PartNoise | undefined, size: number) =>
+    noise === undefined ? undefined : dispersionFor(noise, dimensions, size);
+  const phiN = phiOf(frame.noise.num, p.n0);
+  const phiD = phiOf(frame.noise.den, p.d0);
   if (phiN === undefined && phiD === undefined) return true;
   const variance =
     (phiN ?? 0) * (1 / p.n0 + 1 / p.n1 + 1 / rest.n0 + 1 / rest.n1) +

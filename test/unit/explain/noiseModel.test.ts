@@ -1,4 +1,11 @@
-import { noiseSigmas, partNoise, partZ, scanDispersion } from '../../../src/explain/noise.js';
+import {
+  dispersionFor,
+  noiseSigmas,
+  partNoise,
+  partZ,
+  scanDispersion,
+  sizeGrowth,
+} from '../../../src/explain/noise.js';
 import { frameOf, measureSegment, wholeParts } from '../../../src/explain/segmentMath.js';
 import { movedAsWhole, standsOut } from '../../../src/explain/standsOut.js';
 import type { GroupRow } from '../../../src/explain/types.js';
@@ -126,5 +133,72 @@ describe('movedAsWhole: a strong parent beats its piece', () => {
   });
   it('takes the piece when the parent’s other pieces moved as the outside did', () => {
     expect(movedAsWhole(frame, { n0: 1000, n1: 2500, d0: 0, d1: 0 }, { n0: 600, n1: 2100, d0: 0, d1: 0 })).toBe(false);
+  });
+});
+
+describe('sizeGrowth: segments that wobble more the larger they are (Taylor’s law)', () => {
+  /** Standard normal quantiles of n evenly spread probabilities (Abramowitz & Stegun 26.2.23), interleaved across sizes. */
+  const zs = (n: number) =>
+    Array.from({ length: n }, (_, i) => {
+      const u = (((i * 37) % n) + 0.5) / n;
+      const t = Math.sqrt(-2 * Math.log(Math.min(u, 1 - u)));
+      const q =
+        t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t ** 3);
+      return Math.sign(u - 0.5) * q;
+    });
+  const sizes = (n: number) => Array.from({ length: n }, (_, i) => Math.round(50 * 60 ** (i / (n - 1))));
+  /** Sixty campaigns of 50 to 3,000 clicks, each moving by a share of its volume (sd 15 %). */
+  const campaigns = () => {
+    const z = zs(60);
+    return sizes(60).map((b, i) => [b, Math.round(b * (1 + 0.15 * (z[i] ?? 0)))] as const);
+  };
+  /** The same sizes moving as Poisson counts do. */
+  const poisson = () => {
+    const z = zs(60);
+    return sizes(60).map((b, i) => [b, Math.round(b + Math.sqrt(2 * b) * (z[i] ?? 0))] as const);
+  };
+
+  it('is measured for campaigns that move by a share of their volume, with a slope near 1', () => {
+    const grows = sizeGrowth('count', campaigns());
+    expect(grows).toBeDefined();
+    expect(grows?.slope).toBeGreaterThan(0.6);
+  });
+
+  it('is not measured for Poisson-like counts, nor for a dimension of a dozen values', () => {
+    expect(sizeGrowth('count', poisson())).toBeUndefined();
+    expect(sizeGrowth('count', campaigns().slice(0, 12))).toBeUndefined();
+  });
+
+  it('a large campaign’s ordinary day (1,440 → 742 clicks) does not stand out; an outage (→ 144) does', () => {
+    const scanned = campaigns();
+    const judgeCampaign = (current: number) => {
+      const rows: GroupRow[] = [...scanned, [1440, current] as const].map(([b, c], i) => ({
+        where: { campaign: `c${i}` },
+        baseline: { num: b },
+        current: { num: c },
+      }));
+      const plain = frameOf('additive', 1, rows);
+      const frame = {
+        ...plain,
+        noise: {
+          num: partNoise('count', new Map([['campaign', rows.map((r) => [r.baseline.num, r.current.num] as const)]])),
+        },
+      };
+      const segments = rows.map((r) => measureSegment(frame, r.where, r));
+      const big = segments[segments.length - 1];
+      if (big === undefined) throw new Error('no segment');
+      const gate = {
+        within: wholeParts(frame),
+        compared: rows.length,
+        siblings: segments,
+        direction: Math.sign(big.contribution),
+      };
+      // The dispersion that applies at 1,440 clicks is well above the campaigns' median.
+      const noise = frame.noise.num;
+      expect(dispersionFor(noise, ['campaign'], 1440)).toBeGreaterThan(2 * (noise.dispersion ?? 0));
+      return standsOut({ ...frame, change: Math.sign(big.contribution) }, big, gate);
+    };
+    expect(judgeCampaign(742)).toBe(false);
+    expect(judgeCampaign(144)).toBe(true);
   });
 });
