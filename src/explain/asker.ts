@@ -1,6 +1,6 @@
 import { invariant } from '../core/index.js';
 import { compareKeys } from './search.js';
-import type { GroupQuery, GroupRow, GroupSource } from './types.js';
+import type { GroupQuery, GroupRow, GroupSource, Where } from './types.js';
 import { whereKey } from './where.js';
 
 /** Comparisons (see Asker.mayCompare) are asked only below this many queries… */
@@ -19,6 +19,11 @@ export class Asker {
 
   allows(query: GroupQuery): boolean {
     return this.source.allows(query);
+  }
+
+  /** The dimensions that tell apart what the segment's names stand for (GroupSource.splits). */
+  splits(where: Where): readonly string[] {
+    return this.source.splits?.(where) ?? [];
   }
 
   get left(): boolean {

@@ -11,8 +11,10 @@ import {
   explainedEnough,
   findOffset,
   generalize,
+  MAX_DEPTH,
   preferTwin,
   rank,
+  type Scanned,
   scan,
 } from './search.js';
 import { type Frame, frameOf, measureSegment, type Segment } from './segmentMath.js';
@@ -90,7 +92,7 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
       continue;
     }
     drilled++;
-    const refined = await refine(frame, candidate.segment, scanned.concentration, dimensions, asker, minVolume);
+    const refined = await refine(frame, candidate.segment, scanned, dimensions, asker, minVolume);
     const found = refined.segment;
     if (found === candidate.segment && !candidate.standsOut) continue;
     const twinned = await preferTwins(frame, found, refined.twins, { scanned, dimensions }, asker, minVolume);
@@ -114,6 +116,22 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
     ),
     diffuse,
   );
+}
+
+/**
+ * The drill plan, led by the candidate dimensions that tell apart what the segment's names stand
+ * for (an app's name on two platforms: a plant on the iOS app is found as `app · appPlatform`, and
+ * a move of both stays the app's, its strong parent).
+ */
+function drillPlanWithSplits(
+  concentration: ReadonlyMap<string, number>,
+  segment: Segment,
+  dimensions: readonly string[],
+  asker: Asker,
+): string[] {
+  if (Object.keys(segment.where).length >= MAX_DEPTH) return [];
+  const splits = asker.splits(segment.where).filter((d) => dimensions.includes(d) && !Object.hasOwn(segment.where, d));
+  return [...new Set([...splits, ...drillPlan(concentration, segment, dimensions)])];
 }
 
 /** The first scans: one group-by per candidate dimension, unfiltered, while the budget lasts. */
@@ -154,7 +172,7 @@ async function scanAll(kind: ExplainRequest['kind'], scale: number, dimensions: 
 async function refine(
   frame: Frame,
   start: Segment,
-  concentration: ReadonlyMap<string, number>,
+  scanned: Scanned,
   dimensions: readonly string[],
   asker: Asker,
   minVolume: number,
@@ -163,12 +181,14 @@ async function refine(
   const twins: Twin[] = [];
   for (;;) {
     let deeper: Segment | undefined;
-    for (const dimension of drillPlan(concentration, segment, dimensions)) {
+    const splits = asker.splits(segment.where);
+    for (const dimension of drillPlanWithSplits(scanned.concentration, segment, dimensions, asker)) {
       const query = { dimensions: [dimension], filter: segment.where };
       if (!asker.allows(query)) continue;
       if (!asker.mayDrill(query) || (deeper !== undefined && !asker.mayCompare(query))) break;
       const pieces = (await asker.ask(query)).map((row) => measureSegment(frame, row.where, row));
-      const verdict = drillVerdict(frame, segment, pieces, minVolume);
+      const against = splits.includes(dimension) ? { whole: scanned.compared } : 'parent';
+      const verdict = drillVerdict(frame, segment, pieces, minVolume, against);
       const value = verdict.kind === 'none' ? undefined : (verdict.piece.where[dimension] as string);
       if (verdict.kind === 'twin' && !twins.some((t) => t.dimension === dimension && t.value === value))
         twins.push({ dimension, value: value as string });

@@ -48,6 +48,8 @@ export interface Scanned {
   readonly candidates: readonly Candidate[];
   /** Per dimension, the best segment's share of the change (drill into concentrated ones). */
   readonly concentration: ReadonlyMap<string, number>;
+  /** How many segments the first scans compared (their noise bar's count). */
+  readonly compared: number;
 }
 
 const byKey = (a: Segment, b: Segment) => compareKeys(whereKey(a.where), whereKey(b.where));
@@ -86,7 +88,7 @@ export function scan(
   candidates.sort(
     (a, b) => direction * (b.segment.contribution - a.segment.contribution) || byKey(a.segment, b.segment),
   );
-  return { candidates, concentration };
+  return { candidates, concentration, compared };
 }
 
 /** Drill plan: the concentrated dimensions not yet in the segment, the most concentrated first. */
@@ -125,12 +127,16 @@ export function drill(
  * children. `twin`: the piece explains most of the parent's move, beyond its size, but does not
  * stand out from the parent's few other pieces: the piece's dimension may hold a twin of one of the
  * parent's values (playable ads are nearly all 320x480), to test with `preferTwin`. `none` otherwise.
+ * `against: { whole: n }` tests the piece against the whole without it, as one of the first scans'
+ * `n` segments: for a parent whose name stands for several things (an app on two platforms), each
+ * a thing of its own.
  */
 export function drillVerdict(
   frame: Frame,
   parent: Segment,
   pieces: readonly Segment[],
   minVolume: number,
+  against: 'parent' | { whole: number } = 'parent',
 ): { kind: 'replaces' | 'twin'; piece: Segment } | { kind: 'none' } {
   const none = { kind: 'none' } as const;
   const direction = Math.sign(frame.change);
@@ -144,9 +150,11 @@ export function drillVerdict(
   if (share < MOST_OF_PARENT) return none;
   const even = evenMoveShare(frame, parent, best);
   if (even !== undefined && share - even < EVEN_MARGIN) return none;
-  // A piece is one of the pieces of every drill the search may ask: the bar counts them all.
-  const compared = pieces.length * DRILLED_SEGMENTS * DRILL_DIMENSIONS;
-  const gate = { within: parent.parts, compared, siblings: pieces, direction };
+  // A piece is one of the pieces of every drill the search may ask: the bar counts them all. A
+  // piece tested against the whole is one more segment of the first scans: their count.
+  const whole = against !== 'parent';
+  const compared = whole ? against.whole : pieces.length * DRILLED_SEGMENTS * DRILL_DIMENSIONS;
+  const gate = { within: whole ? wholeParts(frame) : parent.parts, compared, siblings: pieces, direction };
   if (!standsOut(frame, best, gate)) return { kind: 'twin', piece: best };
   return movedAsWhole(frame, parent.parts, best.parts) ? none : { kind: 'replaces', piece: best };
 }

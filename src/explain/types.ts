@@ -35,6 +35,11 @@ export interface GroupSource {
   allows(query: GroupQuery): boolean;
   /** One group-by under a filter, both periods; each call is one query against the budget. */
   groups(query: GroupQuery): Promise<readonly GroupRow[]>;
+  /**
+   * Dimensions that tell apart what a segment's names stand for (an app's name for one app per
+   * platform: `appPlatform`): drilled into first, whatever their concentration. Optional.
+   */
+  splits?(where: Where): readonly string[];
 }
 
 export interface ExplainRequest {

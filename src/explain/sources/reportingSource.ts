@@ -161,6 +161,12 @@ export function createReportingSource(options: ReportingSourceOptions): Reportin
     allows(query) {
       return source.refusal(query) === undefined;
     },
+    // An app's name that stood for several apps (one per platform: Stream Box on iOS and on
+    // Android) is told apart by platform before anything else.
+    splits(where) {
+      const app = where.app;
+      return app !== undefined && (names.of('app', app)?.length ?? 0) > 1 ? ['appPlatform'] : [];
+    },
     async groups(query) {
       const planned = plan(query);
       if ('refused' in planned) {

@@ -1,5 +1,6 @@
+import { metricParts } from '../../../../src/explain/metricParts.js';
 import { NameIds, NO_VALUE, segmentFilter } from '../../../../src/explain/sources/pivotFilter.js';
-import { mergePeriods } from '../../../../src/explain/sources/reportingSource.js';
+import { createReportingSource, mergePeriods } from '../../../../src/explain/sources/reportingSource.js';
 
 describe('mergePeriods', () => {
   it('sums both periods per group, giving zeros to a group one period lacks, sorted by group', () => {
@@ -77,5 +78,26 @@ describe('segmentFilter', () => {
     });
     expect(segmentFilter({}, { groupId: 'twelve' }, names)).toEqual({ refused: 'groupId "twelve" is not an id' });
     expect(segmentFilter({}, { nonsense: 'x' }, names)).toEqual({ refused: 'unknown dimension "nonsense"' });
+  });
+});
+
+describe('splits: a name that stands for several apps', () => {
+  it('asks for the platform of an app name seen under two ids, and of no other', async () => {
+    const rows = [
+      { app: 'Stream Box', appId: 104, installs: 5 },
+      { app: 'Stream Box', appId: 105, installs: 3 },
+      { app: 'Tile Match', appId: 106, installs: 2 },
+    ];
+    const source = createReportingSource({
+      client: { pivot: async () => ({ rows }) as never, runAsyncPivot: async () => undefined as never },
+      parts: metricParts('installs'),
+      current: { from: '2026-11-23', to: '2026-11-24' },
+      baseline: { from: '2026-11-16', to: '2026-11-17' },
+      now: () => new Date('2026-11-25T12:00:00Z'),
+    });
+    await source.groups({ dimensions: ['app'], filter: {} });
+    expect(source.splits?.({ app: 'Stream Box' })).toEqual(['appPlatform']);
+    expect(source.splits?.({ app: 'Tile Match' })).toEqual([]);
+    expect(source.splits?.({ countryCode: 'US' })).toEqual([]);
   });
 });
