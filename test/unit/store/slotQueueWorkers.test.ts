@@ -34,17 +34,21 @@ function heldBoss() {
 const job = (id: string): JobWithMetadata<QueuedSlot> =>
   ({ id, retryCount: 0, expireInSeconds: 900, data: { scheduleId: 's', slot: '2026-11-27T09:00:00.000Z' } }) as never;
 
+/** Workers over the stand-in, polling rarely (a fetch is answered by the test, not by time). */
+const workersOf = (boss: ReturnType<typeof heldBoss>['boss']) =>
+  createSlotQueueWorkers({
+    boss: boss as never,
+    queue: 'pivotbot-slot',
+    heartbeatMs: 30_000,
+    pollMs: 60_000,
+    logger: silentLogger(),
+    location: 'test',
+  });
+
 describe('the slot queue workers of a replica that is stopping', () => {
   it('hand back jobs a fetch returned after the stop began, without starting them', async () => {
     const { boss, fetched, failed, completed, firstFetch } = heldBoss();
-    const workers = createSlotQueueWorkers({
-      boss: boss as never,
-      queue: 'pivotbot-slot',
-      heartbeatMs: 30_000,
-      pollMs: 60_000,
-      logger: silentLogger(),
-      location: 'test',
-    });
+    const workers = workersOf(boss);
     const started: string[] = [];
     await workers.work(2, async (slot) => {
       started.push(slot.scheduleId);
@@ -63,14 +67,7 @@ describe('the slot queue workers of a replica that is stopping', () => {
 
   it('run what they fetched before the stop', async () => {
     const { boss, fetched, completed, firstFetch } = heldBoss();
-    const workers = createSlotQueueWorkers({
-      boss: boss as never,
-      queue: 'pivotbot-slot',
-      heartbeatMs: 30_000,
-      pollMs: 60_000,
-      logger: silentLogger(),
-      location: 'test',
-    });
+    const workers = workersOf(boss);
     let ran: () => void = () => undefined;
     const handled = new Promise<void>((resolve) => {
       ran = resolve;
