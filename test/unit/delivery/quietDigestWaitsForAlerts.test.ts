@@ -2,12 +2,10 @@
  * A quiet digest decides after its slot's alert evaluations: an incident opened at 09:00 is
  * counted by the 09:00 digest, whichever lane the scheduler runs first.
  */
-import { tmpdir } from 'node:os';
-import { silentLogger } from '../../../src/core/index.js';
-import { type DigestDeps, deliverDigest } from '../../../src/delivery/index.js';
+import { deliverDigest } from '../../../src/delivery/index.js';
 import type { LoadedReport } from '../../../src/reports/index.js';
 import { ALERTS_WAIT_MS, type ScheduleSpec, type SlotRun } from '../../../src/scheduler/index.js';
-import { createMemoryStore, type Store } from '../../../src/store/index.js';
+import { digestDepsUpToTheQuery, REPORT_RAN } from '../../support/digestDeps.js';
 
 const SLOT = new Date('2026-11-20T09:00:00Z');
 const spec: ScheduleSpec = {
@@ -33,30 +31,7 @@ const report = {
   },
 } as unknown as LoadedReport;
 
-/** The run past the wait: the report's query is where it goes next (the client stands for it). */
-const RAN = new Error('the report ran');
-
-function world(): { store: Store; deps: DigestDeps } {
-  const store = createMemoryStore({ clock: () => SLOT });
-  const deps = {
-    store,
-    logger: silentLogger(),
-    clock: () => SLOT,
-    defaultTimeZone: 'UTC',
-    loadReports: async () => ({ reports: [report], problems: [], broken: [] }),
-    client: {
-      pivot: async () => {
-        throw RAN;
-      },
-      runAsyncPivot: async () => {
-        throw RAN;
-      },
-    },
-    signal: new AbortController().signal,
-    workDir: tmpdir(),
-  } as unknown as DigestDeps;
-  return { store, deps };
-}
+const world = () => digestDepsUpToTheQuery(report, SLOT);
 
 const run = (waitedMs = 0): SlotRun => ({
   spec,
@@ -82,11 +57,11 @@ describe("a quiet digest and its slot's alert evaluations", () => {
     await expect(deliverDigest(run(5_000), deps)).resolves.toEqual({ waitMs: 5_000, for: 'alerts' });
     await store.runs.finish(evaluation.id, { status: 'succeeded' });
     // Evaluated: the digest runs its report and decides.
-    await expect(deliverDigest(run(10_000), deps)).rejects.toBe(RAN);
+    await expect(deliverDigest(run(10_000), deps)).rejects.toBe(REPORT_RAN);
   });
 
   it('decides without them once its wait for them is spent', async () => {
     const { deps } = world();
-    await expect(deliverDigest(run(ALERTS_WAIT_MS), deps)).rejects.toBe(RAN);
+    await expect(deliverDigest(run(ALERTS_WAIT_MS), deps)).rejects.toBe(REPORT_RAN);
   });
 });

@@ -2,12 +2,10 @@
  * A subscription's slot claimed before `/pivot unsubscribe` (queued behind other posts at Slack's
  * rate limits) posts nothing once the subscription is gone: it is skipped as unsubscribed.
  */
-import { tmpdir } from 'node:os';
-import { silentLogger } from '../../../src/core/index.js';
-import { type DigestDeps, deliverDigest } from '../../../src/delivery/index.js';
+import { deliverDigest } from '../../../src/delivery/index.js';
 import type { LoadedReport } from '../../../src/reports/index.js';
 import type { ScheduleSpec, SlotRun } from '../../../src/scheduler/index.js';
-import { createMemoryStore } from '../../../src/store/index.js';
+import { digestDepsUpToTheQuery, REPORT_RAN } from '../../support/digestDeps.js';
 
 const SLOT = new Date('2026-11-20T09:00:00Z');
 const report = {
@@ -22,26 +20,9 @@ const report = {
   },
 } as unknown as LoadedReport;
 
-/** The digest past the subscription check: the report's query is where it goes next. */
-const RAN = new Error('the report ran');
-
 async function world() {
-  const store = createMemoryStore({ clock: () => SLOT });
+  const { store, deps } = digestDepsUpToTheQuery(report, SLOT);
   const { subscription } = await store.subscriptions.add({ report: 'daily', channel: 'C2', createdBy: 'U1' });
-  const deps = {
-    store,
-    logger: silentLogger(),
-    clock: () => SLOT,
-    defaultTimeZone: 'UTC',
-    loadReports: async () => ({ reports: [report], problems: [], broken: [] }),
-    client: {
-      pivot: async () => {
-        throw RAN;
-      },
-    },
-    signal: new AbortController().signal,
-    workDir: tmpdir(),
-  } as unknown as DigestDeps;
   const spec: ScheduleSpec = {
     id: `subscription:${subscription.id}`,
     report: 'daily',
@@ -68,7 +49,7 @@ async function world() {
 describe("a subscription's slot", () => {
   it('runs the report while the subscription exists', async () => {
     const { deps, run } = await world();
-    await expect(deliverDigest(run, deps)).rejects.toBe(RAN);
+    await expect(deliverDigest(run, deps)).rejects.toBe(REPORT_RAN);
   });
 
   it('is skipped as unsubscribed, without running the report, once the subscription is removed', async () => {
