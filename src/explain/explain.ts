@@ -6,6 +6,7 @@ import {
   canKeep,
   DRILLED_SEGMENTS,
   decideDiffuse,
+  drilledCompared,
   drillPlan,
   drillVerdict,
   explainedEnough,
@@ -18,6 +19,7 @@ import {
   scan,
 } from './search.js';
 import { type Frame, frameOf, measureSegment, type Segment } from './segmentMath.js';
+import { movedAsWhole, standsOut } from './standsOut.js';
 import { preferTwins, type Twin } from './twins.js';
 import type { Driver, ExplainRequest, Explanation, GroupRow, GroupSource } from './types.js';
 import { describeWhere, orderWhere } from './where.js';
@@ -181,15 +183,20 @@ async function refine(
   const twins: Twin[] = [];
   for (;;) {
     let deeper: Segment | undefined;
+    const twinPieces: Segment[] = [];
     const splits = asker.splits(segment.where);
     for (const dimension of drillPlanWithSplits(scanned.concentration, segment, dimensions, asker)) {
       const query = { dimensions: [dimension], filter: segment.where };
       if (!asker.allows(query)) continue;
       if (!asker.mayDrill(query) || (deeper !== undefined && !asker.mayCompare(query))) break;
       const pieces = (await asker.ask(query)).map((row) => measureSegment(frame, row.where, row));
-      const against = splits.includes(dimension) ? { whole: scanned.compared } : 'parent';
+      // A split's piece is one of its parent's first-scan dimension's segments, split in as many.
+      const against = splits.includes(dimension)
+        ? { whole: splitCompared(scanned, segment) * pieces.length }
+        : 'parent';
       const verdict = drillVerdict(frame, segment, pieces, minVolume, against);
       const value = verdict.kind === 'none' ? undefined : (verdict.piece.where[dimension] as string);
+      if (verdict.kind === 'twin') twinPieces.push(verdict.piece);
       if (verdict.kind === 'twin' && !twins.some((t) => t.dimension === dimension && t.value === value))
         twins.push({ dimension, value: value as string });
       // Of the pieces that replace the segment (one per dimension), the one that splits it best.
@@ -199,9 +206,50 @@ async function refine(
       )
         deeper = verdict.piece;
     }
+    deeper ??= await lookAhead(frame, segment, twinPieces, scanned, dimensions, asker, minVolume);
     if (deeper === undefined) return { segment, twins };
     segment = deeper;
   }
+}
+
+/**
+ * Look-ahead, where no piece replaced `segment`: the twin piece that explained most of its move
+ * without standing out from its other pieces (`US · 1080x1920`, whose US siblings rose that day too)
+ * is drilled once more. A piece of it that replaces it (see drillVerdict) and also stands out from
+ * the rest of `segment`, which did not move as a whole, replaces `segment` two levels down
+ * (`US · 1080x1920 · IOS`). Asked only while comparisons may be (see Asker.mayCompare).
+ */
+async function lookAhead(
+  frame: Frame,
+  segment: Segment,
+  twinPieces: readonly Segment[],
+  scanned: Scanned,
+  dimensions: readonly string[],
+  asker: Asker,
+  minVolume: number,
+): Promise<Segment | undefined> {
+  const direction = Math.sign(frame.change);
+  const twin = [...twinPieces].sort((a, b) => direction * (b.contribution - a.contribution))[0];
+  if (twin === undefined) return undefined;
+  let found: Segment | undefined;
+  for (const dimension of drillPlanWithSplits(scanned.concentration, twin, dimensions, asker)) {
+    const query = { dimensions: [dimension], filter: twin.where };
+    if (!asker.allows(query)) continue;
+    if (!asker.mayDrill(query) || !asker.mayCompare(query)) break;
+    const pieces = (await asker.ask(query)).map((row) => measureSegment(frame, row.where, row));
+    const verdict = drillVerdict(frame, twin, pieces, minVolume);
+    if (verdict.kind !== 'replaces') continue;
+    const piece = verdict.piece;
+    const gate = { within: segment.parts, compared: drilledCompared(pieces.length), siblings: [], direction };
+    if (!standsOut(frame, piece, gate) || movedAsWhole(frame, segment.parts, piece.parts)) continue;
+    if (found === undefined || preferTwin(frame, segment, found, piece, BETTER_SPLIT) === piece) found = piece;
+  }
+  return found;
+}
+
+/** The largest noise-bar count among the dimensions of a segment's first scans (see Scanned.comparedIn). */
+function splitCompared(scanned: Scanned, segment: Segment): number {
+  return Math.max(1, ...Object.keys(segment.where).map((d) => scanned.comparedIn.get(d) ?? 1));
 }
 
 /** The largest disjoint pieces, when none stands out. */

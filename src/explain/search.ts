@@ -48,8 +48,12 @@ export interface Scanned {
   readonly candidates: readonly Candidate[];
   /** Per dimension, the best segment's share of the change (drill into concentrated ones). */
   readonly concentration: ReadonlyMap<string, number>;
-  /** How many segments the first scans compared (their noise bar's count). */
-  readonly compared: number;
+  /**
+   * Per scanned dimension, the count its segments' noise bar is set for: the bar is shared equally
+   * among the dimensions, then among each one's segments (the dimensions scanned times its own
+   * segments). A platform of two values is not judged as one of the 1,500 sites' segments.
+   */
+  readonly comparedIn: ReadonlyMap<string, number>;
 }
 
 const byKey = (a: Segment, b: Segment) => compareKeys(whereKey(a.where), whereKey(b.where));
@@ -67,10 +71,13 @@ export function scan(
 ): Scanned {
   const candidates: Candidate[] = [];
   const concentration = new Map<string, number>();
+  const comparedIn = new Map<string, number>();
   const within = wholeParts(frame);
-  // Every segment of every scan is a test: the noise bar counts them all (Bonferroni).
-  const compared = [...measured.values()].reduce((n, segments) => n + segments.length, 0);
   for (const [dimension, segments] of measured) {
+    // Every segment of every scan is a test: the noise bar counts them (Bonferroni, the chance of a
+    // false driver shared equally among the dimensions).
+    const compared = measured.size * segments.length;
+    comparedIn.set(dimension, compared);
     if (segments.length < 2) continue;
     const pushing = segments
       .filter((s) => direction * s.contribution > 0 && s.volume >= minVolume)
@@ -88,7 +95,7 @@ export function scan(
   candidates.sort(
     (a, b) => direction * (b.segment.contribution - a.segment.contribution) || byKey(a.segment, b.segment),
   );
-  return { candidates, concentration, compared };
+  return { candidates, concentration, comparedIn };
 }
 
 /** Drill plan: the concentrated dimensions not yet in the segment, the most concentrated first. */
@@ -127,9 +134,9 @@ export function drill(
  * children. `twin`: the piece explains most of the parent's move, beyond its size, but does not
  * stand out from the parent's few other pieces: the piece's dimension may hold a twin of one of the
  * parent's values (playable ads are nearly all 320x480), to test with `preferTwin`. `none` otherwise.
- * `against: { whole: n }` tests the piece against the whole without it, as one of the first scans'
- * `n` segments: for a parent whose name stands for several things (an app on two platforms), each
- * a thing of its own.
+ * `against: { whole: n }` tests the piece against the whole without it, with the noise bar of `n`
+ * compared segments: for a parent whose name stands for several things (an app on two platforms),
+ * each a thing of its own.
  */
 export function drillVerdict(
   frame: Frame,
@@ -150,13 +157,17 @@ export function drillVerdict(
   if (share < MOST_OF_PARENT) return none;
   const even = evenMoveShare(frame, parent, best);
   if (even !== undefined && share - even < EVEN_MARGIN) return none;
-  // A piece is one of the pieces of every drill the search may ask: the bar counts them all. A
-  // piece tested against the whole is one more segment of the first scans: their count.
+  // A piece tested against the whole is one more segment of the first scans: the caller's count.
   const whole = against !== 'parent';
-  const compared = whole ? against.whole : pieces.length * DRILLED_SEGMENTS * DRILL_DIMENSIONS;
+  const compared = whole ? against.whole : drilledCompared(pieces.length);
   const gate = { within: whole ? wholeParts(frame) : parent.parts, compared, siblings: pieces, direction };
   if (!standsOut(frame, best, gate)) return { kind: 'twin', piece: best };
   return movedAsWhole(frame, parent.parts, best.parts) ? none : { kind: 'replaces', piece: best };
+}
+
+/** A drilled piece is one of the pieces of every drill the search may ask at its level: the bar counts them all. */
+export function drilledCompared(pieces: number): number {
+  return pieces * DRILLED_SEGMENTS * DRILL_DIMENSIONS;
 }
 
 /**

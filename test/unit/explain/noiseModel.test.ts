@@ -1,4 +1,5 @@
 import {
+  chi2MeanBelow,
   dispersionFor,
   noiseSigmas,
   partNoise,
@@ -110,6 +111,46 @@ describe('partZ and the dispersion', () => {
     const caused = scan(1);
     caused[0] = [1000, 300];
     expect(scanDispersion('count', caused)).toBeLessThan((scanDispersion('count', scan(1)) ?? 0) * 1.5);
+  });
+
+  /** The sandbox's clicks by country, 2026-11-16 against 2026-11-09: their rows' own variance is 19–27 times Poisson's. */
+  const clicksByCountry = [
+    [23542, 23403],
+    [6201, 6761],
+    [6108, 5951],
+    [5929, 6574],
+    [5290, 5406],
+    [5112, 4567],
+    [4958, 4335],
+    [4657, 4812],
+    [3711, 3844],
+    [3451, 3215],
+    [2990, 2611],
+    [2849, 2966],
+  ] as const;
+
+  it('is near the rows’ own variance for heavy-tailed counts (trimmed mean 18; the median of the squares said 7)', () => {
+    const phi = scanDispersion('count', clicksByCountry) ?? 0;
+    expect(phi).toBeGreaterThan(14);
+    expect(phi).toBeLessThan(27);
+  });
+
+  it('divides the trimmed mean by what χ²₁ averages below the same quantile: φ back from φ·χ²₁ draws', () => {
+    let seed = 7;
+    const uniform = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return (seed + 0.5) / 2147483648;
+    };
+    const phi = 4;
+    // 400 segments of 10,000 around a flat whole, each off by √(φ·10,000)·z, z standard normal (Box–Muller).
+    const pairs = Array.from({ length: 400 }, () => {
+      const z = Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+      return [10_000, 10_000 + z * Math.sqrt(phi * 20_000)] as const;
+    });
+    expect(scanDispersion('count', pairs)).toBeGreaterThan(phi * 0.85);
+    expect(scanDispersion('count', pairs)).toBeLessThan(phi * 1.15);
+    expect(chi2MeanBelow(1)).toBe(1);
+    expect(chi2MeanBelow(0.9)).toBeCloseTo(0.6235, 3);
   });
 
   it('floors counts at 1 but not amounts, whose unit is arbitrary (dollars or cents)', () => {

@@ -1,3 +1,4 @@
+import { explain } from '../../../src/explain/index.js';
 import {
   canKeep,
   decideDiffuse,
@@ -12,7 +13,7 @@ import {
   scan,
 } from '../../../src/explain/search.js';
 import { type Frame, frameOf, measureSegment, type Segment } from '../../../src/explain/segmentMath.js';
-import type { GroupRow, Where } from '../../../src/explain/types.js';
+import type { GroupQuery, GroupRow, GroupSource, Where } from '../../../src/explain/types.js';
 
 const row = (where: Where, baseline: number, current: number): GroupRow => ({
   where,
@@ -178,5 +179,32 @@ describe('findOffset', () => {
     const one = [row({ c: 'US' }, 1000, 1501), row({ c: 'BR' }, 1000, 990), row({ c: 'DE' }, 1000, 1000)];
     const f2 = counted(frameOf('additive', 1, one));
     expect(findOffset(f2, new Map([['c', one.map((r) => measureSegment(f2, r.where, r))]]), 0)).toBeUndefined();
+  });
+});
+
+describe('the noise bar shared equally among the dimensions', () => {
+  /** Installs by platform (iOS 1,000 → 1,200) and by 1,500 sites of 20, 200 of them one up. */
+  const source: GroupSource = {
+    dimensions: ['appPlatform', 'siteBundle'],
+    allows: () => true,
+    groups: async (q: GroupQuery) =>
+      q.dimensions[0] === 'appPlatform' && Object.keys(q.filter).length === 0
+        ? [
+            { where: { appPlatform: 'IOS' }, baseline: { num: 1000 }, current: { num: 1200 } },
+            { where: { appPlatform: 'ANDROID' }, baseline: { num: 29_000 }, current: { num: 29_000 } },
+          ]
+        : q.dimensions[0] === 'siteBundle' && Object.keys(q.filter).length === 0
+          ? Array.from({ length: 1500 }, (_, i) => ({
+              where: { siteBundle: `site${i}` },
+              baseline: { num: 20 },
+              current: { num: i < 200 ? 21 : 20 },
+            }))
+          : [],
+  };
+
+  it('judges a platform of two values as one of two dimensions’ four segments, not one of 1,502 (4.2σ names iOS)', async () => {
+    const why = await explain({ metric: 'installs', kind: 'additive', counts: true }, source);
+    expect(why.diffuse).toBe(false);
+    expect(why.drivers[0]?.where).toEqual({ appPlatform: 'IOS' });
   });
 });
