@@ -214,10 +214,11 @@ async function refine(
 
 /**
  * Look-ahead, where no piece replaced `segment`: the twin piece that explained most of its move
- * without standing out from its other pieces (`US · 1080x1920`, whose US siblings rose that day too)
- * is drilled once more. A piece of it that replaces it (see drillVerdict) and also stands out from
- * the rest of `segment`, which did not move as a whole, replaces `segment` two levels down
- * (`US · 1080x1920 · IOS`). Asked only while comparisons may be (see Asker.mayCompare).
+ * without standing out from its other pieces (`playable · ANDROID`, 641 → 470 beside playable's iOS
+ * ads, 776 → 760) is drilled once more. A piece of it that replaces it (see drillVerdict) and also
+ * stands out from the rest of `segment`, which did not move as a whole, replaces `segment` two
+ * levels down (`playable · ANDROID · US`, 204 → 55). Asked only while comparisons may be (see
+ * Asker.mayCompare).
  */
 async function lookAhead(
   frame: Frame,
