@@ -116,7 +116,7 @@ export const DISPERSION_MIN_AMOUNT_SHARE = 0.002;
  * a few segments barely moves it, and the rest divided by what χ²₁ averages below the same
  * quantile. Not the median: a day's count is a sum of deliveries of very different sizes, so its
  * squared residuals are heavy-tailed and their median says a third of their mean (the sandbox's
- * clicks by country, a day against the same day a week before: median 7, rows' own variance 19–27,
+ * clicks by country, a day against the same day a week before: median 8, rows' own variance 19–27,
  * trimmed mean 18). Undefined when the scan has too few segments of size. `pairs` are
  * [baseline, current] per segment; counts are floored at 1 (they vary at least as Poisson's),
  * amounts are not (their unit is arbitrary: dollars or cents give the same answer).
