@@ -46,8 +46,15 @@ export const NOISE_SIGMAS = 3;
  * 3 for one, 3.3 for 3, 3.6 for 10, 4.4 for 200.
  */
 export function noiseSigmas(compared: number): number {
-  const tail = erfc(NOISE_SIGMAS / Math.SQRT2) / Math.max(1, compared);
-  let lo = NOISE_SIGMAS;
+  return normalQuantile(erfc(NOISE_SIGMAS / Math.SQRT2) / Math.max(1, compared), NOISE_SIGMAS);
+}
+
+/**
+ * The z (at least `from`) beyond which a standard normal lies with two-sided probability `tail`:
+ * erfc(z/√2) = tail, by bisection.
+ */
+function normalQuantile(tail: number, from = 0): number {
+  let lo = from;
   let hi = 40;
   for (let i = 0; i < 60; i++) {
     const mid = (lo + hi) / 2;
@@ -154,15 +161,10 @@ export const TRIMMED = 0.1;
  */
 export function chi2MeanBelow(q: number): number {
   if (q >= 1) return 1;
-  let lo = 0;
-  let hi = 60;
-  for (let i = 0; i < 60; i++) {
-    const mid = (lo + hi) / 2;
-    if (1 - erfc(Math.sqrt(mid / 2)) < q) lo = mid;
-    else hi = mid;
-  }
-  const below1 = 1 - erfc(Math.sqrt(lo / 2));
-  return (below1 - Math.sqrt((2 * lo) / Math.PI) * Math.exp(-lo / 2)) / q;
+  // x is the square of the normal z whose two-sided tail is 1 − q.
+  const x = normalQuantile(1 - q) ** 2;
+  const below1 = 1 - erfc(Math.sqrt(x / 2));
+  return (below1 - Math.sqrt((2 * x) / Math.PI) * Math.exp(-x / 2)) / q;
 }
 
 function mean(values: readonly number[]): number {

@@ -184,22 +184,14 @@ describe('findOffset', () => {
 
 describe('the noise bar shared equally among the dimensions', () => {
   /** Installs by platform (iOS 1,000 → 1,200) and by 1,500 sites of 20, 200 of them one up. */
+  const answers: Record<string, GroupRow[]> = {
+    appPlatform: [row({ appPlatform: 'IOS' }, 1000, 1200), row({ appPlatform: 'ANDROID' }, 29_000, 29_000)],
+    siteBundle: Array.from({ length: 1500 }, (_, i) => row({ siteBundle: `site${i}` }, 20, i < 200 ? 21 : 20)),
+  };
   const source: GroupSource = {
     dimensions: ['appPlatform', 'siteBundle'],
     allows: () => true,
-    groups: async (q: GroupQuery) =>
-      q.dimensions[0] === 'appPlatform' && Object.keys(q.filter).length === 0
-        ? [
-            { where: { appPlatform: 'IOS' }, baseline: { num: 1000 }, current: { num: 1200 } },
-            { where: { appPlatform: 'ANDROID' }, baseline: { num: 29_000 }, current: { num: 29_000 } },
-          ]
-        : q.dimensions[0] === 'siteBundle' && Object.keys(q.filter).length === 0
-          ? Array.from({ length: 1500 }, (_, i) => ({
-              where: { siteBundle: `site${i}` },
-              baseline: { num: 20 },
-              current: { num: i < 200 ? 21 : 20 },
-            }))
-          : [],
+    groups: async (q: GroupQuery) => (Object.keys(q.filter).length === 0 ? (answers[q.dimensions[0] ?? ''] ?? []) : []),
   };
 
   it('judges a platform of two values as one of two dimensions’ four segments, not one of 1,502 (4.2σ names iOS)', async () => {
