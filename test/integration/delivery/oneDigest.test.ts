@@ -17,7 +17,11 @@ import type { ScheduleSpec } from '../../../src/scheduler/index.js';
 import type { MessageMetadata } from '../../../src/slackapi/index.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 
-const NOW = new Date();
+/**
+ * The latest 12:00 UTC: São Paulo's "yesterday" (the report's) is then the sandbox's UTC
+ * "yesterday" (the plant's); between 00:00 and 03:00 UTC they are different days.
+ */
+const NOW = new Date(Math.floor((Date.now() - 12 * 3_600_000) / 86_400_000) * 86_400_000 + 12 * 3_600_000);
 const MONTH = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit' })
   .format(NOW)
   .slice(0, 7);
