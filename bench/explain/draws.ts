@@ -94,8 +94,9 @@ export const UNIFORM_DRAW: PlantDraw = {
 
 /**
  * Campaign names by id, and apps as the engine can name them by id: `app=Merge Kingdom`, with its
- * platform when several apps share the name (on `medium` 80 apps share 20 names, an iOS and an
- * Android app under one name), from one pivot of the day each.
+ * platform when several apps share the name, and its bundle when several share the name on one
+ * platform too (on `medium` 80 apps share 20 names: two advertisers' apps, each an iOS and an
+ * Android app, under one name), from one pivot of the day each.
  */
 async function idNames(client: ReportingClient, day: readonly [string, string]) {
   const rows = async (dimensions: string[]) =>
@@ -113,19 +114,27 @@ async function idNames(client: ReportingClient, day: readonly [string, string]) 
   const campaign = new Map(
     (await rows(['campaignId', 'campaign'])).map((r) => [String(r.campaignId), String(r.campaign)]),
   );
-  const apps = await rows(['appId', 'app', 'appPlatform']);
-  const sharing = (name: string) =>
-    new Set(apps.filter((r) => String(r.app) === name).map((r) => String(r.appId))).size;
+  const apps = await rows(['appId', 'app', 'appPlatform', 'appBundle']);
+  const sharing = (name: string, platform?: string) =>
+    new Set(
+      apps
+        .filter((r) => String(r.app) === name && (platform === undefined || String(r.appPlatform) === platform))
+        .map((r) => String(r.appId)),
+    ).size;
   const app = new Map(
-    apps.map((r) => [
-      String(r.appId),
-      sharing(String(r.app)) > 1
-        ? [
-            ['app', String(r.app)],
-            ['appPlatform', String(r.appPlatform)],
-          ]
-        : [['app', String(r.app)]],
-    ]),
+    apps.map((r) => {
+      const name = String(r.app);
+      const platform = String(r.appPlatform);
+      const where =
+        sharing(name) > 1
+          ? [
+              ['app', name],
+              ['appPlatform', platform],
+            ]
+          : [['app', name]];
+      if (sharing(name, platform) > 1) where.push(['appBundle', String(r.appBundle)]);
+      return [String(r.appId), where];
+    }),
   );
   return { campaign, app };
 }

@@ -21,7 +21,7 @@ import {
 import { type Frame, frameOf, measureSegment, type Segment } from './segmentMath.js';
 import { movedAsWhole, standsOut } from './standsOut.js';
 import { preferTwins, type Twin } from './twins.js';
-import type { Driver, ExplainRequest, Explanation, GroupRow, GroupSource } from './types.js';
+import type { Driver, ExplainRequest, Explanation, GroupRow, GroupSource, Where } from './types.js';
 import { describeWhere, orderWhere } from './where.js';
 
 export const DEFAULT_BUDGET = 24;
@@ -131,9 +131,29 @@ function drillPlanWithSplits(
   dimensions: readonly string[],
   asker: Asker,
 ): string[] {
-  if (Object.keys(segment.where).length >= MAX_DEPTH) return [];
-  const splits = asker.splits(segment.where).filter((d) => dimensions.includes(d) && !Object.hasOwn(segment.where, d));
-  return [...new Set([...splits, ...drillPlan(concentration, segment, dimensions)])];
+  const depth = depthOf(segment.where, asker);
+  // A split names the segment's own values more precisely: asked whether a candidate or not, and
+  // at the deepest level too when it adds no depth.
+  const splits = asker
+    .splits(segment.where)
+    .filter((d) => !Object.hasOwn(segment.where, d))
+    .filter((d) => depth < MAX_DEPTH || depthOf({ ...segment.where, [d]: '' }, asker) <= depth);
+  return [...new Set([...splits, ...drillPlan(concentration, segment, dimensions, depth)])];
+}
+
+/**
+ * How deep a segment is: its dimensions, except that the splits naming one of its values more
+ * precisely count once (an app's platform does, as before; the bundle that then tells apart two
+ * apps of that name on that platform does not: `US · Merge Kingdom · IOS · id1718576156` is as
+ * deep as `US · Merge Kingdom · IOS`).
+ */
+function depthOf(where: Where, asker: Asker): number {
+  const keys = Object.keys(where);
+  const naming = keys.filter((d) => {
+    const without = Object.fromEntries(Object.entries(where).filter(([k]) => k !== d));
+    return asker.splits(without).includes(d);
+  });
+  return keys.length - Math.max(0, naming.length - 1);
 }
 
 /** The first scans: one group-by per candidate dimension, unfiltered, while the budget lasts. */

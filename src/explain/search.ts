@@ -98,13 +98,14 @@ export function scan(
   return { candidates, concentration, comparedIn };
 }
 
-/** Drill plan: the concentrated dimensions not yet in the segment, the most concentrated first. */
+/** Drill plan: the concentrated dimensions not yet in the segment, the most concentrated first (none from MAX_DEPTH on). */
 export function drillPlan(
   concentration: ReadonlyMap<string, number>,
   segment: Segment,
   dimensions: readonly string[],
+  depth = Object.keys(segment.where).length,
 ): string[] {
-  if (Object.keys(segment.where).length >= MAX_DEPTH) return [];
+  if (depth >= MAX_DEPTH) return [];
   return [...concentration]
     .filter(([d, c]) => c >= CONCENTRATED && !Object.hasOwn(segment.where, d))
     .sort(([a, x], [b, y]) => y - x || dimensions.indexOf(a) - dimensions.indexOf(b))
@@ -155,10 +156,11 @@ export function drillVerdict(
   if (best === undefined || best.volume < minVolume) return none;
   const share = (direction * best.contribution) / parentContribution;
   if (share < MOST_OF_PARENT) return none;
-  const even = evenMoveShare(frame, parent, best);
+  const whole = against !== 'parent';
+  // A split's piece is another thing than its parent, however much of it it holds: movedAsWhole decides.
+  const even = whole ? undefined : evenMoveShare(frame, parent, best);
   if (even !== undefined && share - even < EVEN_MARGIN) return none;
   // A piece tested against the whole is one more segment of the first scans: the caller's count.
-  const whole = against !== 'parent';
   const compared = whole ? against.whole : drilledCompared(pieces.length);
   const gate = { within: whole ? wholeParts(frame) : parent.parts, compared, siblings: pieces, direction };
   if (!standsOut(frame, best, gate)) return { kind: 'twin', piece: best };

@@ -14,6 +14,8 @@ export const ID_OF_NAME: Readonly<Record<string, string>> = {
   source: 'sourceId',
   campaign: 'campaignId',
   app: 'appId',
+  // An app's bundle has no filter field: it is filtered by the app's id.
+  appBundle: 'appId',
   advertiser: 'advertiserId',
   group: 'groupId',
   adSet: 'adSetId',
@@ -28,6 +30,7 @@ const SET_OPERATORS = new Set(['equals', 'isIn', 'notEquals', 'isNotIn']);
 /** Remembers which ids each name stood for in the answers seen so far (names may repeat across ids). */
 export class NameIds {
   private readonly ids = new Map<string, Map<string, Set<number>>>();
+  private readonly platforms = new Map<number, string>();
 
   learn(dimension: string, name: string, id: unknown): void {
     const n = typeof id === 'string' ? Number(id) : id;
@@ -37,6 +40,17 @@ export class NameIds {
     const set = names.get(name) ?? new Set<number>();
     names.set(name, set);
     set.add(n);
+  }
+
+  /** The platform of an app's id, as a group row with both showed it. */
+  learnPlatform(appId: unknown, platform: unknown): void {
+    const n = typeof appId === 'string' ? Number(appId) : appId;
+    if (typeof n === 'number' && Number.isInteger(n) && typeof platform === 'string') this.platforms.set(n, platform);
+  }
+
+  /** How many of the apps seen under an app's name are on `platform`. */
+  appsOn(name: string, platform: string): number {
+    return (this.of('app', name) ?? []).filter((id) => this.platforms.get(id) === platform).length;
   }
 
   of(dimension: string, name: string): readonly number[] | undefined {

@@ -101,6 +101,8 @@ export function createReportingSource(options: ReportingSourceOptions): Reportin
       const id = ID_OF_NAME[d];
       if (id !== undefined && !fields.includes(id)) fields.push(id);
     }
+    // An app's platform, to know whether its name stands for several apps on one platform (see splits).
+    if (dimensions.includes('app') && !fields.includes('appPlatform')) fields.push('appPlatform');
     return {
       ...options.pivot,
       from: period.from,
@@ -162,10 +164,14 @@ export function createReportingSource(options: ReportingSourceOptions): Reportin
       return source.refusal(query) === undefined;
     },
     // An app's name that stood for several apps (one per platform: Stream Box on iOS and on
-    // Android) is told apart by platform before anything else.
+    // Android) is told apart by platform before anything else; where the name stands for several
+    // apps on one platform too (two advertisers' Merge Kingdom on iOS), by the app's bundle.
     splits(where) {
       const app = where.app;
-      return app !== undefined && (names.of('app', app)?.length ?? 0) > 1 ? ['appPlatform'] : [];
+      if (app === undefined || (names.of('app', app)?.length ?? 0) < 2) return [];
+      const platform = where.appPlatform;
+      if (platform === undefined) return ['appPlatform'];
+      return where.appBundle === undefined && names.appsOn(app, platform) > 1 ? ['appBundle'] : [];
     },
     async groups(query) {
       const planned = plan(query);
@@ -285,6 +291,7 @@ export function mergePeriods(
         const id = ID_OF_NAME[d];
         if (id !== undefined) names.learn(d, groupValue(row[d]), row[id]);
       }
+      if (dimensions.includes('app')) names.learnPlatform(row.appId, row.appPlatform);
       const key = JSON.stringify(values);
       const where = Object.fromEntries(dimensions.map((d, i) => [d, values[i] as string]));
       const group = groups.get(key) ?? { where, current: [0, 0], baseline: [0, 0] };

@@ -73,3 +73,96 @@ describe('an app name that stands for one app per platform', () => {
     expect(why.drivers[0]?.where).toEqual({ app: 'Stream Box' });
   });
 });
+
+/**
+ * Two apps of one name on one platform too (two advertisers' Merge Kingdom on iOS, as on the
+ * sandbox's `medium` data): the source says to tell them apart by bundle once the platform is
+ * known, and the bundle adds no depth, so a country of one of them can still be named.
+ */
+describe('an app name that stands for two apps on one platform', () => {
+  type Leaf = { app: string; appPlatform: string; appBundle: string; countryCode: string; b: number; c: number };
+  const leaf = (app: string, appPlatform: string, appBundle: string, countryCode: string, b: number, c: number) =>
+    ({ app, appPlatform, appBundle, countryCode, b, c }) as Leaf;
+  const others = [
+    leaf('Tile Match', 'IOS', 't1', 'US', 300, 303),
+    leaf('Tile Match', 'IOS', 't1', 'CA', 250, 252),
+    leaf('Word Garden', 'ANDROID', 'w1', 'US', 280, 279),
+    leaf('Word Garden', 'ANDROID', 'w1', 'CA', 260, 262),
+    leaf('Farm Story', 'IOS', 'f1', 'US', 200, 202),
+    leaf('Farm Story', 'IOS', 'f1', 'CA', 180, 181),
+  ];
+  const mergeKingdom = (bundle1: Record<'US' | 'CA', [number, number]>) => [
+    leaf('Merge Kingdom', 'IOS', 'id1', 'US', ...bundle1.US),
+    leaf('Merge Kingdom', 'IOS', 'id1', 'CA', ...bundle1.CA),
+    leaf('Merge Kingdom', 'IOS', 'id2', 'US', 50, 51),
+    leaf('Merge Kingdom', 'IOS', 'id2', 'CA', 40, 40),
+    leaf('Merge Kingdom', 'ANDROID', 'com.x', 'US', 40, 41),
+    leaf('Merge Kingdom', 'ANDROID', 'com.x', 'CA', 40, 40),
+  ];
+  /** A source over leaves, with the reporting source's splits: platform, then bundle for Merge Kingdom. */
+  function leafSource(leaves: readonly Leaf[], asked: string[]): GroupSource {
+    return {
+      dimensions: ['app', 'appPlatform', 'countryCode'],
+      allows: () => true,
+      async groups(q) {
+        asked.push(keyOf(q));
+        const groups = new Map<string, GroupRow>();
+        for (const l of leaves) {
+          if (!Object.entries(q.filter).every(([d, v]) => l[d as keyof Leaf] === v)) continue;
+          const where = Object.fromEntries(q.dimensions.map((d) => [d, String(l[d as keyof Leaf])]));
+          const key = JSON.stringify(where);
+          const g = groups.get(key) ?? row(where, 0, 0);
+          groups.set(key, row(where, g.baseline.num + l.b, g.current.num + l.c));
+        }
+        return [...groups.values()];
+      },
+      splits: (where: Where) =>
+        where.app !== 'Merge Kingdom'
+          ? []
+          : where.appPlatform === undefined
+            ? ['appPlatform']
+            : where.appPlatform === 'IOS' && where.appBundle === undefined
+              ? ['appBundle']
+              : [],
+    };
+  }
+
+  it('names the one iOS app that moved, by its bundle (id1 ×2.25 beside id2 90 → 91)', async () => {
+    const asked: string[] = [];
+    const why = await explain(
+      request,
+      leafSource([...mergeKingdom({ US: [60, 135], CA: [40, 90] }), ...others], asked),
+    );
+    expect(why.diffuse).toBe(false);
+    expect(why.drivers[0]?.where).toEqual({ app: 'Merge Kingdom', appPlatform: 'IOS', appBundle: 'id1' });
+    // The bundle is not a candidate dimension: it is asked only as the name's split.
+    expect(asked).toContain('appBundle|{"appPlatform":"IOS","app":"Merge Kingdom"}');
+  });
+
+  it('names one country of that app: the bundle adds no depth (id1 in the US 60 → 210, in CA 40 → 41)', async () => {
+    const why = await explain(request, leafSource([...mergeKingdom({ US: [60, 210], CA: [40, 41] }), ...others], []));
+    expect(why.diffuse).toBe(false);
+    expect(why.drivers[0]?.where).toEqual({
+      app: 'Merge Kingdom',
+      appPlatform: 'IOS',
+      appBundle: 'id1',
+      countryCode: 'US',
+    });
+  });
+
+  it('names the bundle that is nearly all of the name on its platform (id1 300 → 680 beside id2 20 → 21)', async () => {
+    const leaves = [...mergeKingdom({ US: [160, 360], CA: [140, 320] }), ...others].map((l) =>
+      l.appBundle === 'id2' ? { ...l, b: 10, c: l.countryCode === 'US' ? 11 : 10 } : l,
+    );
+    const why = await explain(request, leafSource(leaves, []));
+    expect(why.drivers[0]?.where).toEqual({ app: 'Merge Kingdom', appPlatform: 'IOS', appBundle: 'id1' });
+  });
+
+  it('keeps the platform when both of its apps moved alike (×2 each)', async () => {
+    const leaves = [...mergeKingdom({ US: [60, 120], CA: [40, 80] }), ...others].map((l) =>
+      l.appBundle === 'id2' ? { ...l, c: l.b * 2 } : l,
+    );
+    const why = await explain(request, leafSource(leaves, []));
+    expect(why.drivers[0]?.where).toEqual({ app: 'Merge Kingdom', appPlatform: 'IOS' });
+  });
+});

@@ -101,3 +101,42 @@ describe('splits: a name that stands for several apps', () => {
     expect(source.splits?.({ countryCode: 'US' })).toEqual([]);
   });
 });
+
+describe('splits: a name that stands for several apps on one platform too', () => {
+  it('asks for the bundle once the platform is known, learning platforms from the app group-by', async () => {
+    const rows = [
+      { app: 'Merge Kingdom', appId: 101, appPlatform: 'IOS', installs: 5 },
+      { app: 'Merge Kingdom', appId: 141, appPlatform: 'IOS', installs: 3 },
+      { app: 'Merge Kingdom', appId: 102, appPlatform: 'ANDROID', installs: 2 },
+    ];
+    const asked: unknown[] = [];
+    const source = createReportingSource({
+      client: {
+        pivot: async (request: unknown) => {
+          asked.push(request);
+          return { rows } as never;
+        },
+        runAsyncPivot: async () => undefined as never,
+      },
+      parts: metricParts('installs'),
+      current: { from: '2026-11-23', to: '2026-11-24' },
+      baseline: { from: '2026-11-16', to: '2026-11-17' },
+      now: () => new Date('2026-11-25T12:00:00Z'),
+    });
+    await source.groups({ dimensions: ['app'], filter: {} });
+    expect(asked[0]).toMatchObject({ dimensions: [{ name: 'app' }, { name: 'appId' }, { name: 'appPlatform' }] });
+    expect(source.splits?.({ app: 'Merge Kingdom' })).toEqual(['appPlatform']);
+    expect(source.splits?.({ app: 'Merge Kingdom', appPlatform: 'IOS' })).toEqual(['appBundle']);
+    expect(source.splits?.({ app: 'Merge Kingdom', appPlatform: 'ANDROID' })).toEqual([]);
+    expect(source.splits?.({ app: 'Merge Kingdom', appPlatform: 'IOS', appBundle: 'id1718576156' })).toEqual([]);
+  });
+
+  it('filters a bundle by its app id, within the app name’s ids', () => {
+    const names = new NameIds();
+    for (const id of [101, 102, 141]) names.learn('app', 'Merge Kingdom', id);
+    names.learn('appBundle', 'id1718576156', 101);
+    expect(segmentFilter({}, { app: 'Merge Kingdom', appPlatform: 'IOS', appBundle: 'id1718576156' }, names)).toEqual({
+      filter: { appId: { equals: 101 }, appPlatform: { equals: 'IOS' } },
+    });
+  });
+});
