@@ -225,6 +225,8 @@ async function refine(
         (deeper === undefined || preferTwin(frame, segment, deeper, verdict.piece, BETTER_SPLIT) === verdict.piece)
       )
         deeper = verdict.piece;
+      // A split names the segment's own thing more precisely: its piece is taken first (others are drilled under it).
+      if (deeper !== undefined && splits.includes(dimension)) break;
     }
     deeper ??= await lookAhead(frame, segment, twinPieces, scanned, dimensions, asker, minVolume);
     if (deeper === undefined) return { segment, twins };

@@ -166,3 +166,66 @@ describe('an app name that stands for two apps on one platform', () => {
     expect(why.drivers[0]?.where).toEqual({ app: 'Merge Kingdom', appPlatform: 'IOS' });
   });
 });
+
+/**
+ * A split is taken first: where the platform (or the bundle) of an app name replaces the segment,
+ * it is the next step even when another dimension's piece splits the segment better (one campaign
+ * that holds most of the app's rows): the app is named, and that campaign is not its stand-in.
+ */
+describe('a split taken before a purer piece of another dimension', () => {
+  type Leaf = Record<'app' | 'appPlatform' | 'appBundle' | 'countryCode' | 'campaign', string> & {
+    b: number;
+    c: number;
+  };
+  const leaf = (where: [string, string, string, string, string], b: number, c: number): Leaf => {
+    const [app, appPlatform, appBundle, countryCode, campaign] = where;
+    return { app, appPlatform, appBundle, countryCode, campaign, b, c };
+  };
+  // Merge Kingdom's first iOS app (id1) lost 70 % of its installs in the US; the rest held.
+  const leaves = [
+    leaf(['Merge Kingdom', 'IOS', 'id1', 'US', 'MK iOS US #1'], 300, 90),
+    leaf(['Merge Kingdom', 'IOS', 'id1', 'US', 'MK iOS JP #2'], 20, 6),
+    leaf(['Merge Kingdom', 'IOS', 'id1', 'JP', 'MK iOS JP #2'], 100, 101),
+    leaf(['Merge Kingdom', 'IOS', 'id2', 'US', 'MK2 iOS US #3'], 60, 61),
+    leaf(['Merge Kingdom', 'ANDROID', 'com.x', 'US', 'MK Android US #1'], 80, 81),
+    leaf(['Merge Kingdom', 'ANDROID', 'com.x', 'JP', 'MK Android US #1'], 50, 50),
+    leaf(['Tile Match', 'IOS', 't1', 'US', 'TM iOS US #1'], 300, 303),
+    leaf(['Tile Match', 'IOS', 't1', 'JP', 'TM iOS US #1'], 250, 252),
+    leaf(['Word Garden', 'ANDROID', 'w1', 'US', 'WG Android US #1'], 280, 279),
+    leaf(['Word Garden', 'ANDROID', 'w1', 'JP', 'WG Android US #1'], 260, 262),
+  ];
+  const source: GroupSource = {
+    dimensions: ['countryCode', 'campaign', 'app'],
+    allows: () => true,
+    async groups(q) {
+      const groups = new Map<string, GroupRow>();
+      for (const l of leaves) {
+        if (!Object.entries(q.filter).every(([d, v]) => l[d as keyof Leaf] === v)) continue;
+        const where = Object.fromEntries(q.dimensions.map((d) => [d, String(l[d as keyof Leaf])]));
+        const key = JSON.stringify(where);
+        const g = groups.get(key) ?? row(where, 0, 0);
+        groups.set(key, row(where, g.baseline.num + l.b, g.current.num + l.c));
+      }
+      return [...groups.values()];
+    },
+    splits: (where: Where) =>
+      where.app !== 'Merge Kingdom'
+        ? []
+        : where.appPlatform === undefined
+          ? ['appPlatform']
+          : where.appPlatform === 'IOS' && where.appBundle === undefined
+            ? ['appBundle']
+            : [],
+  };
+
+  it('names the app by platform and bundle, then its country, not its US campaign', async () => {
+    const why = await explain(request, source);
+    expect(why.diffuse).toBe(false);
+    expect(why.drivers[0]?.where).toEqual({
+      countryCode: 'US',
+      app: 'Merge Kingdom',
+      appPlatform: 'IOS',
+      appBundle: 'id1',
+    });
+  });
+});
