@@ -1,9 +1,10 @@
 /**
- * A name that stands for several things: the sandbox's (and real accounts') app names are one app
- * per platform, Stream Box on iOS and Stream Box on Android. A group-by of `app` joins them; the
- * source says so (`splits`), and the engine drills such a segment by platform first, judging each
- * piece against the whole as a thing of its own (bench/explain's uniform draw planted on the iOS app
- * and got `app=Stream Box`). A move of both apps stays the name's: the strong parent.
+ * A name that stands for several things: an app name is often one app per platform, Stream Box on
+ * iOS and Stream Box on Android (on the sandbox's `medium` data, two advertisers' apps: two per
+ * platform). A group-by of `app` joins them; the source says so (`splits`), and the engine drills
+ * such a segment by platform first, then by bundle where the name has several apps on the platform,
+ * judging each piece against the whole as a thing of its own (bench/explain's uniform draw planted
+ * on one iOS app and got `app=Stream Box`). A move of all of them stays the name's: the strong parent.
  */
 import { explain } from '../../../src/explain/index.js';
 import type { GroupQuery, GroupRow, GroupSource, Where } from '../../../src/explain/types.js';
