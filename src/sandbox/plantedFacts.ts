@@ -8,8 +8,9 @@
  * restores those rows and multiplies again from the originals, in one transaction, so readers see
  * either the old plants or the new ones and `[]` gives back the generated data exactly.
  *
- * Counts stay whole numbers without drifting: within the rows one set of plants matches, a count's
- * new values are the differences of the rounded running sum of `original × factor`, so the
+ * Counts stay whole numbers without drifting: within the rows one set of plants matches (in the
+ * facts' stored order, the same on every run: see INSERT_FACTS_SQL), a count's new values are the
+ * differences of the rounded running sum of `original × factor`, so the
  * segment's total is the exact product rounded once, and each row gets the floor or the ceiling of
  * its own product (a row of 1 install × 0.4 becomes 0 or 1, not always 0). Mobile and CTV rows,
  * and attributed and assisted conversions, are rounded apart: a default (mobile) pivot of the

@@ -178,7 +178,12 @@ export function chunkSlotsSql(from: string, to: string): string {
 DELETE FROM delivery;`;
 }
 
-/** Appends one chunk's delivery and conversion rows to the fact table, in time order. */
+/**
+ * Appends one chunk's delivery and conversion rows to the fact table, in time order and, within a
+ * time, by every column: the rows' order (their rowids) is then the same on every run, whatever the
+ * threads did, and so is a plant's rounding, which runs over them in that order (plantedFacts.ts).
+ * Rows that tie on every column are the same row twice.
+ */
 export const INSERT_FACTS_SQL = `
 INSERT INTO facts
 SELECT * FROM (
@@ -191,7 +196,7 @@ SELECT * FROM (
     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
     touch, attr_src, technique, skan_flag, has_cv, reinstall, assisted, h_touch, h_install, event_id, cnt, uniq, revenue
   FROM conv
-) ORDER BY ts;
+) ORDER BY ALL;
 DROP TABLE conv;`;
 
 export const CLEANUP_SQL = 'DROP TABLE delivery; DROP TABLE slots; DROP TABLE all_slots; DROP TABLE campaigns_raw;';
