@@ -75,15 +75,55 @@ describe('an app name that stands for one app per platform', () => {
   });
 });
 
+/** A leaf of a fixture table: its values, and the metric in the baseline and current periods. */
+interface Leaf {
+  readonly where: Where;
+  readonly b: number;
+  readonly c: number;
+}
+
+/** Merge Kingdom's splits as the reporting source says them: platform, then bundle on iOS (two apps there). */
+const mergeKingdomSplits = (where: Where): string[] =>
+  where.app !== 'Merge Kingdom'
+    ? []
+    : where.appPlatform === undefined
+      ? ['appPlatform']
+      : where.appPlatform === 'IOS' && where.appBundle === undefined
+        ? ['appBundle']
+        : [];
+
+/** A source that sums leaves per group-by, with Merge Kingdom's splits; `asked` records its queries. */
+function leafSource(leaves: readonly Leaf[], dimensions: readonly string[], asked: string[] = []): GroupSource {
+  return {
+    dimensions,
+    allows: () => true,
+    async groups(q) {
+      asked.push(keyOf(q));
+      const groups = new Map<string, GroupRow>();
+      for (const l of leaves) {
+        if (!Object.entries(q.filter).every(([d, v]) => l.where[d] === v)) continue;
+        const where = Object.fromEntries(q.dimensions.map((d) => [d, String(l.where[d])]));
+        const key = JSON.stringify(where);
+        const g = groups.get(key) ?? row(where, 0, 0);
+        groups.set(key, row(where, g.baseline.num + l.b, g.current.num + l.c));
+      }
+      return [...groups.values()];
+    },
+    splits: mergeKingdomSplits,
+  };
+}
+
 /**
  * Two apps of one name on one platform too (two advertisers' Merge Kingdom on iOS, as on the
  * sandbox's `medium` data): the source says to tell them apart by bundle once the platform is
  * known, and the bundle adds no depth, so a country of one of them can still be named.
  */
 describe('an app name that stands for two apps on one platform', () => {
-  type Leaf = { app: string; appPlatform: string; appBundle: string; countryCode: string; b: number; c: number };
-  const leaf = (app: string, appPlatform: string, appBundle: string, countryCode: string, b: number, c: number) =>
-    ({ app, appPlatform, appBundle, countryCode, b, c }) as Leaf;
+  const leaf = (app: string, appPlatform: string, appBundle: string, countryCode: string, b: number, c: number) => ({
+    where: { app, appPlatform, appBundle, countryCode },
+    b,
+    c,
+  });
   const others = [
     leaf('Tile Match', 'IOS', 't1', 'US', 300, 303),
     leaf('Tile Match', 'IOS', 't1', 'CA', 250, 252),
@@ -100,40 +140,12 @@ describe('an app name that stands for two apps on one platform', () => {
     leaf('Merge Kingdom', 'ANDROID', 'com.x', 'US', 40, 41),
     leaf('Merge Kingdom', 'ANDROID', 'com.x', 'CA', 40, 40),
   ];
-  /** A source over leaves, with the reporting source's splits: platform, then bundle for Merge Kingdom. */
-  function leafSource(leaves: readonly Leaf[], asked: string[]): GroupSource {
-    return {
-      dimensions: ['app', 'appPlatform', 'countryCode'],
-      allows: () => true,
-      async groups(q) {
-        asked.push(keyOf(q));
-        const groups = new Map<string, GroupRow>();
-        for (const l of leaves) {
-          if (!Object.entries(q.filter).every(([d, v]) => l[d as keyof Leaf] === v)) continue;
-          const where = Object.fromEntries(q.dimensions.map((d) => [d, String(l[d as keyof Leaf])]));
-          const key = JSON.stringify(where);
-          const g = groups.get(key) ?? row(where, 0, 0);
-          groups.set(key, row(where, g.baseline.num + l.b, g.current.num + l.c));
-        }
-        return [...groups.values()];
-      },
-      splits: (where: Where) =>
-        where.app !== 'Merge Kingdom'
-          ? []
-          : where.appPlatform === undefined
-            ? ['appPlatform']
-            : where.appPlatform === 'IOS' && where.appBundle === undefined
-              ? ['appBundle']
-              : [],
-    };
-  }
+  const candidates = ['app', 'appPlatform', 'countryCode'];
 
   it('names the one iOS app that moved, by its bundle (id1 ×2.25 beside id2 90 → 91)', async () => {
     const asked: string[] = [];
-    const why = await explain(
-      request,
-      leafSource([...mergeKingdom({ US: [60, 135], CA: [40, 90] }), ...others], asked),
-    );
+    const leaves = [...mergeKingdom({ US: [60, 135], CA: [40, 90] }), ...others];
+    const why = await explain(request, leafSource(leaves, candidates, asked));
     expect(why.diffuse).toBe(false);
     expect(why.drivers[0]?.where).toEqual({ app: 'Merge Kingdom', appPlatform: 'IOS', appBundle: 'id1' });
     // The bundle is not a candidate dimension: it is asked only as the name's split.
@@ -141,7 +153,8 @@ describe('an app name that stands for two apps on one platform', () => {
   });
 
   it('names one country of that app: the bundle adds no depth (id1 in the US 60 → 210, in CA 40 → 41)', async () => {
-    const why = await explain(request, leafSource([...mergeKingdom({ US: [60, 210], CA: [40, 41] }), ...others], []));
+    const leaves = [...mergeKingdom({ US: [60, 210], CA: [40, 41] }), ...others];
+    const why = await explain(request, leafSource(leaves, candidates));
     expect(why.diffuse).toBe(false);
     expect(why.drivers[0]?.where).toEqual({
       app: 'Merge Kingdom',
@@ -153,17 +166,17 @@ describe('an app name that stands for two apps on one platform', () => {
 
   it('names the bundle that is nearly all of the name on its platform (id1 300 → 680 beside id2 20 → 21)', async () => {
     const leaves = [...mergeKingdom({ US: [160, 360], CA: [140, 320] }), ...others].map((l) =>
-      l.appBundle === 'id2' ? { ...l, b: 10, c: l.countryCode === 'US' ? 11 : 10 } : l,
+      l.where.appBundle === 'id2' ? { ...l, b: 10, c: l.where.countryCode === 'US' ? 11 : 10 } : l,
     );
-    const why = await explain(request, leafSource(leaves, []));
+    const why = await explain(request, leafSource(leaves, candidates));
     expect(why.drivers[0]?.where).toEqual({ app: 'Merge Kingdom', appPlatform: 'IOS', appBundle: 'id1' });
   });
 
   it('keeps the platform when both of its apps moved alike (×2 each)', async () => {
     const leaves = [...mergeKingdom({ US: [60, 120], CA: [40, 80] }), ...others].map((l) =>
-      l.appBundle === 'id2' ? { ...l, c: l.b * 2 } : l,
+      l.where.appBundle === 'id2' ? { ...l, c: l.b * 2 } : l,
     );
-    const why = await explain(request, leafSource(leaves, []));
+    const why = await explain(request, leafSource(leaves, candidates));
     expect(why.drivers[0]?.where).toEqual({ app: 'Merge Kingdom', appPlatform: 'IOS' });
   });
 });
@@ -174,13 +187,9 @@ describe('an app name that stands for two apps on one platform', () => {
  * that holds most of the app's rows): the app is named, and that campaign is not its stand-in.
  */
 describe('a split taken before a purer piece of another dimension', () => {
-  type Leaf = Record<'app' | 'appPlatform' | 'appBundle' | 'countryCode' | 'campaign', string> & {
-    b: number;
-    c: number;
-  };
-  const leaf = (where: [string, string, string, string, string], b: number, c: number): Leaf => {
-    const [app, appPlatform, appBundle, countryCode, campaign] = where;
-    return { app, appPlatform, appBundle, countryCode, campaign, b, c };
+  const leaf = (values: [string, string, string, string, string], b: number, c: number): Leaf => {
+    const [app, appPlatform, appBundle, countryCode, campaign] = values;
+    return { where: { app, appPlatform, appBundle, countryCode, campaign }, b, c };
   };
   // Merge Kingdom's first iOS app (id1) lost 70 % of its installs in the US; the rest held.
   const leaves = [
@@ -195,32 +204,9 @@ describe('a split taken before a purer piece of another dimension', () => {
     leaf(['Word Garden', 'ANDROID', 'w1', 'US', 'WG Android US #1'], 280, 279),
     leaf(['Word Garden', 'ANDROID', 'w1', 'JP', 'WG Android US #1'], 260, 262),
   ];
-  const source: GroupSource = {
-    dimensions: ['countryCode', 'campaign', 'app'],
-    allows: () => true,
-    async groups(q) {
-      const groups = new Map<string, GroupRow>();
-      for (const l of leaves) {
-        if (!Object.entries(q.filter).every(([d, v]) => l[d as keyof Leaf] === v)) continue;
-        const where = Object.fromEntries(q.dimensions.map((d) => [d, String(l[d as keyof Leaf])]));
-        const key = JSON.stringify(where);
-        const g = groups.get(key) ?? row(where, 0, 0);
-        groups.set(key, row(where, g.baseline.num + l.b, g.current.num + l.c));
-      }
-      return [...groups.values()];
-    },
-    splits: (where: Where) =>
-      where.app !== 'Merge Kingdom'
-        ? []
-        : where.appPlatform === undefined
-          ? ['appPlatform']
-          : where.appPlatform === 'IOS' && where.appBundle === undefined
-            ? ['appBundle']
-            : [],
-  };
 
   it('names the app by platform and bundle, then its country, not its US campaign', async () => {
-    const why = await explain(request, source);
+    const why = await explain(request, leafSource(leaves, ['countryCode', 'campaign', 'app']));
     expect(why.diffuse).toBe(false);
     expect(why.drivers[0]?.where).toEqual({
       countryCode: 'US',
