@@ -137,7 +137,7 @@ export function drill(
  * parent's values (playable ads are nearly all 320x480), to test with `preferTwin`. `none` otherwise.
  * `against: { whole: n }` tests the piece against the whole without it, with the noise bar of `n`
  * compared segments: for a parent whose name stands for several things (an app on two platforms),
- * each a thing of its own.
+ * each a thing of its own, and without the EVEN_MARGIN test (however much of the name it holds).
  */
 export function drillVerdict(
   frame: Frame,

@@ -27,14 +27,20 @@ export type Filter = Readonly<Record<string, InputValue>>;
 const FILTER_FIELDS = new Map((getInputType('Filter')?.fields ?? []).map((f) => [f.name, f.type]));
 const SET_OPERATORS = new Set(['equals', 'isIn', 'notEquals', 'isNotIn']);
 
+/** An id as a group row carries it (a number, or its text), or undefined. */
+function idOf(value: unknown): number | undefined {
+  const n = typeof value === 'string' ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
+}
+
 /** Remembers which ids each name stood for in the answers seen so far (names may repeat across ids). */
 export class NameIds {
   private readonly ids = new Map<string, Map<string, Set<number>>>();
   private readonly platforms = new Map<number, string>();
 
   learn(dimension: string, name: string, id: unknown): void {
-    const n = typeof id === 'string' ? Number(id) : id;
-    if (typeof n !== 'number' || !Number.isInteger(n)) return;
+    const n = idOf(id);
+    if (n === undefined) return;
     const names = this.ids.get(dimension) ?? new Map<string, Set<number>>();
     this.ids.set(dimension, names);
     const set = names.get(name) ?? new Set<number>();
@@ -44,8 +50,8 @@ export class NameIds {
 
   /** The platform of an app's id, as a group row with both showed it. */
   learnPlatform(appId: unknown, platform: unknown): void {
-    const n = typeof appId === 'string' ? Number(appId) : appId;
-    if (typeof n === 'number' && Number.isInteger(n) && typeof platform === 'string') this.platforms.set(n, platform);
+    const n = idOf(appId);
+    if (n !== undefined && typeof platform === 'string') this.platforms.set(n, platform);
   }
 
   /** How many of the apps seen under an app's name are on `platform`. */
