@@ -6,7 +6,7 @@ import { whereKey } from './where.js';
 /** Comparisons (see Asker.mayCompare) are asked only below this many queries… */
 export const COMPARING_UNTIL = 19;
 /** …and no drill at all from this many on, whatever the budget: a few more drills seldom find a cause. */
-export const SEARCH_QUERIES = 21;
+export const SEARCH_QUERIES = 20;
 
 /** Counts the queries against the budget; asks only what the source allows. */
 export class Asker {

@@ -4,12 +4,14 @@ import { type PartKind, partNoise } from './noise.js';
 import {
   BETTER_SPLIT,
   canKeep,
+  DRILL_DIMENSIONS,
   DRILLED_SEGMENTS,
   decideDiffuse,
   drilledCompared,
   drillPlan,
   drillVerdict,
   explainedEnough,
+  FALLBACK_DIMENSIONS,
   findOffset,
   generalize,
   MAX_DEPTH,
@@ -130,6 +132,7 @@ function drillPlanWithSplits(
   segment: Segment,
   dimensions: readonly string[],
   asker: Asker,
+  count = DRILL_DIMENSIONS,
 ): string[] {
   const depth = depthOf(segment.where, asker);
   // A split names the segment's own values more precisely: asked whether a candidate or not, and
@@ -138,7 +141,7 @@ function drillPlanWithSplits(
     .splits(segment.where)
     .filter((d) => !Object.hasOwn(segment.where, d))
     .filter((d) => depth < MAX_DEPTH || depthOf({ ...segment.where, [d]: '' }, asker) <= depth);
-  return [...new Set([...splits, ...drillPlan(concentration, segment, dimensions, depth)])];
+  return [...new Set([...splits, ...drillPlan(concentration, segment, dimensions, depth, count)])];
 }
 
 /**
@@ -205,16 +208,32 @@ async function refine(
     let deeper: Segment | undefined;
     const twinPieces: Segment[] = [];
     const splits = asker.splits(segment.where);
-    for (const dimension of drillPlanWithSplits(scanned.concentration, segment, dimensions, asker)) {
+    const plan = drillPlanWithSplits(
+      scanned.concentration,
+      segment,
+      dimensions,
+      asker,
+      segment === start ? DRILL_DIMENSIONS + FALLBACK_DIMENSIONS : DRILL_DIMENSIONS,
+    );
+    const wider = drillPlanWithSplits(
+      scanned.concentration,
+      segment,
+      dimensions,
+      asker,
+      DRILL_DIMENSIONS + FALLBACK_DIMENSIONS,
+    );
+    const fallback = wider.filter((d) => !plan.includes(d));
+    for (const dimension of [...plan, ...fallback]) {
+      // Past the plan only where it found nothing (the cause may be in a less concentrated dimension).
+      if (!plan.includes(dimension) && (deeper !== undefined || twinPieces.length > 0)) break;
       const query = { dimensions: [dimension], filter: segment.where };
       if (!asker.allows(query)) continue;
       if (!asker.mayDrill(query) || (deeper !== undefined && !asker.mayCompare(query))) break;
       const pieces = (await asker.ask(query)).map((row) => measureSegment(frame, row.where, row));
       // A split's piece is one of its parent's first-scan dimension's segments, split in as many.
-      const against = splits.includes(dimension)
-        ? { whole: splitCompared(scanned, segment) * pieces.length }
-        : 'parent';
-      const verdict = drillVerdict(frame, segment, pieces, minVolume, against);
+      const wholeCompared = splitCompared(scanned, segment) * pieces.length;
+      const against = splits.includes(dimension) ? { whole: wholeCompared } : 'parent';
+      const verdict = drillVerdict(frame, segment, pieces, minVolume, against, wholeCompared);
       const value = verdict.kind === 'none' ? undefined : (verdict.piece.where[dimension] as string);
       if (verdict.kind === 'twin') twinPieces.push(verdict.piece);
       if (verdict.kind === 'twin' && !twins.some((t) => t.dimension === dimension && t.value === value))

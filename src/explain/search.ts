@@ -16,8 +16,10 @@ export const MAX_DRIVERS = 5;
 export const DRILLED_SEGMENTS = 3;
 /** A segment is at most this many dimensions deep (`country · source · platform`). */
 export const MAX_DEPTH = 3;
-/** Dimensions tried per drill level, the most concentrated first. */
+/** Dimensions tried per drill level, the most concentrated first… */
 export const DRILL_DIMENSIONS = 3;
+/** …and one more where they found nothing: neither a piece that replaces the segment nor a twin. */
+export const FALLBACK_DIMENSIONS = 1;
 /** A dimension is drilled into only when its best segment explains at least this share. */
 export const CONCENTRATED = 0.2;
 /** A piece replaces its parent only when it explains at least this share of the parent's contribution… */
@@ -98,18 +100,22 @@ export function scan(
   return { candidates, concentration, comparedIn };
 }
 
-/** Drill plan: the concentrated dimensions not yet in the segment, the most concentrated first (none from MAX_DEPTH on). */
+/**
+ * Drill plan: the concentrated dimensions not yet in the segment, the most concentrated first, at
+ * most `count` (none from MAX_DEPTH on).
+ */
 export function drillPlan(
   concentration: ReadonlyMap<string, number>,
   segment: Segment,
   dimensions: readonly string[],
   depth = Object.keys(segment.where).length,
+  count = DRILL_DIMENSIONS,
 ): string[] {
   if (depth >= MAX_DEPTH) return [];
   return [...concentration]
     .filter(([d, c]) => c >= CONCENTRATED && !Object.hasOwn(segment.where, d))
     .sort(([a, x], [b, y]) => y - x || dimensions.indexOf(a) - dimensions.indexOf(b))
-    .slice(0, DRILL_DIMENSIONS)
+    .slice(0, count)
     .map(([d]) => d);
 }
 
@@ -138,6 +144,11 @@ export function drill(
  * `against: { whole: n }` tests the piece against the whole without it, with the noise bar of `n`
  * compared segments: for a parent whose name stands for several things (an app on two platforms),
  * each a thing of its own, and without the EVEN_MARGIN test (however much of the name it holds).
+ * `outer: n`: a piece that does not stand out from the parent's other pieces still replaces the
+ * parent when it stands out from the whole with the noise bar of `n` compared segments and the
+ * parent did not move as a whole: a parent of few or small other pieces (a source's eleven other
+ * countries beside the US; a platform's other app) cannot show a cause in one of its pieces beyond
+ * their noise, however clearly the rest of the parent stayed where the outside did.
  */
 export function drillVerdict(
   frame: Frame,
@@ -145,6 +156,7 @@ export function drillVerdict(
   pieces: readonly Segment[],
   minVolume: number,
   against: 'parent' | { whole: number } = 'parent',
+  outer?: number,
 ): { kind: 'replaces' | 'twin'; piece: Segment } | { kind: 'none' } {
   const none = { kind: 'none' } as const;
   const direction = Math.sign(frame.change);
@@ -163,8 +175,13 @@ export function drillVerdict(
   // A piece tested against the whole is one more segment of the first scans: the caller's count.
   const compared = whole ? against.whole : drilledCompared(pieces.length);
   const gate = { within: whole ? wholeParts(frame) : parent.parts, compared, siblings: pieces, direction };
-  if (!standsOut(frame, best, gate)) return { kind: 'twin', piece: best };
-  return movedAsWhole(frame, parent.parts, best.parts) ? none : { kind: 'replaces', piece: best };
+  const asWhole = movedAsWhole(frame, parent.parts, best.parts);
+  if (standsOut(frame, best, gate)) return asWhole ? none : { kind: 'replaces', piece: best };
+  // Hidden by the parent's few or small other pieces: judged against the whole (see `outer`).
+  const fromWhole = { within: wholeParts(frame), compared: outer ?? 0, siblings: pieces, direction };
+  if (outer !== undefined && !whole && !asWhole && standsOut(frame, best, fromWhole))
+    return { kind: 'replaces', piece: best };
+  return { kind: 'twin', piece: best };
 }
 
 /** A drilled piece is one of the pieces of every drill the search may ask at its level: the bar counts them all. */

@@ -13,6 +13,7 @@ import {
   scan,
 } from '../../../src/explain/search.js';
 import { type Frame, frameOf, measureSegment, type Segment } from '../../../src/explain/segmentMath.js';
+import { type Leaf, type LeafTable, leafCsvSource } from '../../../src/explain/sources/leafCsvSource.js';
 import type { GroupQuery, GroupRow, GroupSource, Where } from '../../../src/explain/types.js';
 
 const row = (where: Where, baseline: number, current: number): GroupRow => ({
@@ -138,6 +139,56 @@ describe('twins: two dimensions that nearly coincide', () => {
     expect(drill(noisy, within, pieces, 0)).toBeUndefined();
   });
 
+  describe('a piece hidden by its parent’s few or small other pieces (`outer`)', () => {
+    // bench/explain's uniform draw, installs ×0.3 on US · AppLovin: within AppLovin the US holds
+    // the move (224 → 74), but beside eleven small countries (596 → 536 together, installs three
+    // times as noisy as Poisson) it is 4.1σ where the drill's bar is 4.3σ.
+    const whole = { n0: 4715, n1: 4543 };
+    const noisy = (f: Frame): Frame => ({
+      ...f,
+      noise: { num: { kind: 'count', dispersion: 2.95, byDimension: new Map() } },
+    });
+    const appLovinFrame = noisy(
+      frameOf('additive', 1, [
+        row({ source: 'AppLovin' }, 820, 610),
+        row({ source: 'rest' }, whole.n0 - 820, whole.n1 - 610),
+      ]),
+    );
+    const parentOf = (f: Frame, b: number, c: number) => measureSegment(f, { source: 'AppLovin' }, row({}, b, c));
+    const countries = (f: Frame, us: [number, number]) => [
+      measureSegment(f, { source: 'AppLovin', countryCode: 'US' }, row({}, ...us)),
+      ...[62, 90, 67, 55, 48, 52, 50, 45, 44, 43, 40].map((b, i) =>
+        measureSegment(f, { source: 'AppLovin', countryCode: `C${i}` }, row({}, b, Math.round(b * 0.9))),
+      ),
+    ];
+
+    it('is a twin among its siblings, and replaces the parent when it stands out from the whole', () => {
+      const pieces = countries(appLovinFrame, [224, 74]);
+      const parent = parentOf(appLovinFrame, 820, 610);
+      expect(drillVerdict(appLovinFrame, parent, pieces, 0).kind).toBe('twin');
+      const verdict = drillVerdict(appLovinFrame, parent, pieces, 0, 'parent', 1152);
+      expect(verdict.kind).toBe('replaces');
+      expect(verdict.kind !== 'none' && verdict.piece.where.countryCode).toBe('US');
+    });
+
+    it('stays a twin when the parent moved as a whole (US ×0.33, five small countries ×0.6)', () => {
+      const pieces = [
+        measureSegment(appLovinFrame, { source: 'AppLovin', countryCode: 'US' }, row({}, 224, 74)),
+        ...[0, 1, 2, 3, 4].map((i) =>
+          measureSegment(appLovinFrame, { source: 'AppLovin', countryCode: `C${i}` }, row({}, 30, 18)),
+        ),
+      ];
+      const parent = parentOf(appLovinFrame, 374, 164);
+      expect(drillVerdict(appLovinFrame, parent, pieces, 0, 'parent', 1152).kind).toBe('twin');
+    });
+
+    it('stays a twin when it does not stand out from the whole either (a bar of a million segments)', () => {
+      const pieces = countries(appLovinFrame, [224, 74]);
+      const parent = parentOf(appLovinFrame, 820, 610);
+      expect(drillVerdict(appLovinFrame, parent, pieces, 0, 'parent', 1e12).kind).toBe('twin');
+    });
+  });
+
   it('stops drilling once the drivers kept explain most of the change', () => {
     expect(explainedEnough(frame, [parent])).toBe(true);
     expect(explainedEnough(frame, [playable])).toBe(true);
@@ -198,5 +249,49 @@ describe('the noise bar shared equally among the dimensions', () => {
     const why = await explain({ metric: 'installs', kind: 'additive', counts: true }, source);
     expect(why.diffuse).toBe(false);
     expect(why.drivers[0]?.where).toEqual({ appPlatform: 'IOS' });
+  });
+});
+
+/**
+ * The drill plan's fourth dimension: bench/explain's uniform draw planted installs ×0.3 on
+ * `US · AppLovin`, on a day the US's other sources rose 10 % by themselves, so the country was the
+ * fourth most concentrated dimension (the US's net share of the change 50 %, beside the platform's,
+ * ad type's and ad size's large values, which hold 80 %, 75 % and 70 % of everything and so of the
+ * change). The three most concentrated found nothing in AppLovin: it moved evenly across them.
+ */
+describe('a cause in the fourth most concentrated dimension', () => {
+  const dimensions = ['source', 'appPlatform', 'adType', 'adSize', 'countryCode'];
+  const share = {
+    appPlatform: { IOS: 0.8, ANDROID: 0.2 },
+    adType: { video: 0.75, banner: 0.25 },
+    adSize: { big: 0.7, small: 0.3 },
+  };
+  // [source, country, baseline, current]: AppLovin · US ×0.3, AppLovin elsewhere ×0.9, other US ×1.1.
+  const blocks: [string, string, number, number][] = [
+    ['AppLovin', 'US', 2000, 600],
+    ['AppLovin', 'DE', 3000, 2700],
+    ['AppLovin', 'FR', 3000, 2700],
+    ['Unity', 'US', 4000, 4400],
+    ['ironSource', 'US', 4000, 4400],
+    ['Unity', 'DE', 8000, 8000],
+    ['ironSource', 'FR', 8000, 8000],
+    ['Unity', 'JP', 7000, 7000],
+  ];
+  const leaves: Leaf[] = [];
+  for (const [source, country, b, c] of blocks)
+    for (const [platform, p] of Object.entries(share.appPlatform))
+      for (const [adType, t] of Object.entries(share.adType))
+        for (const [adSize, z] of Object.entries(share.adSize))
+          leaves.push({
+            values: [source, platform, adType, adSize, country],
+            baseline: { num: b * p * t * z },
+            current: { num: c * p * t * z },
+          });
+  const table: LeafTable = { kind: 'additive', dimensions, ignored: [], leaves };
+
+  it('drills a first-scan segment by four dimensions and names US · AppLovin', async () => {
+    const why = await explain({ metric: 'installs', kind: 'additive' }, leafCsvSource(table));
+    expect(why.diffuse).toBe(false);
+    expect(why.drivers[0]?.where).toEqual({ source: 'AppLovin', countryCode: 'US' });
   });
 });
