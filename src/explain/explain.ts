@@ -9,13 +9,14 @@ import {
   explainedEnough,
   findOffset,
   generalize,
+  overtakes,
   rank,
   scan,
 } from './search.js';
 import { type Frame, frameOf, measureSegment, type Segment } from './segmentMath.js';
 import { preferTwins } from './twins.js';
 import type { Driver, ExplainRequest, Explanation, GroupRow, GroupSource } from './types.js';
-import { describeWhere, orderWhere } from './where.js';
+import { describeWhere, orderWhere, overlaps } from './where.js';
 
 export const DEFAULT_BUDGET = 24;
 
@@ -77,9 +78,14 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
   const direction = Math.sign(frame.change);
   const scanned = scan(frame, measured, direction, minVolume);
   const chosen: Segment[] = [];
+  // Drivers found by drilling from a first-scan segment that did not stand out (see overtakes).
+  const unsure = new Set<Segment>();
   let drilled = 0;
   for (const candidate of scanned.candidates) {
-    if (!canKeep(chosen, candidate.segment)) continue;
+    if (!canKeep(chosen, candidate.segment)) {
+      if (!candidate.standsOut || !overtakes(frame, candidate.segment, chosen, unsure)) continue;
+      chosen.splice(0, chosen.length, ...chosen.filter((c) => !overlaps(c.where, candidate.segment.where)));
+    }
     // The strongest few are drilled into, standing out or not: a cause can be a small piece of each.
     // Past the strongest few, or once the drivers kept explain most of the change, no more drilling.
     if (drilled >= DRILLED_SEGMENTS || explainedEnough(frame, chosen)) {
@@ -93,7 +99,9 @@ export async function explain(request: ExplainRequest, source: GroupSource): Pro
     const twinned = await preferTwins(frame, found, refined.twins, { scanned, dimensions }, asker, minVolume);
     const segment =
       twinned === candidate.segment ? twinned : generalize(frame, twinned, candidate.segment, scanned.candidates);
-    if (canKeep(chosen, segment)) chosen.push(segment);
+    if (!canKeep(chosen, segment)) continue;
+    chosen.push(segment);
+    if (!candidate.standsOut) unsure.add(segment);
   }
   // Nothing stands out: the largest pieces, disjoint, named as such.
   const pieces = chosen.length > 0 ? chosen : largestPieces(scanned.candidates.map((c) => c.segment));

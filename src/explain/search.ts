@@ -253,6 +253,25 @@ export function canKeep(chosen: readonly Segment[], candidate: Segment): boolean
   return chosen.length < MAX_DRIVERS && !chosen.some((c) => overlaps(c.where, candidate.where));
 }
 
+/**
+ * Whether a first-scan segment that stands out takes the place of the drivers it overlaps: when
+ * each was found by drilling from a segment that did not stand out (`unsure`) and it splits the
+ * whole better (the larger χ², see splitSurprise). A plant on one campaign in every country it runs
+ * in, drilled from the US (which did not stand out), was reached as the campaign's app's US rows;
+ * the campaign itself, next, stands out and holds all of the move.
+ */
+export function overtakes(
+  frame: Frame,
+  segment: Segment,
+  chosen: readonly Segment[],
+  unsure: ReadonlySet<Segment>,
+): boolean {
+  const overlapping = chosen.filter((c) => overlaps(c.where, segment.where));
+  const whole = wholeParts(frame);
+  const surprise = splitSurprise(frame, segment, whole);
+  return overlapping.length > 0 && overlapping.every((c) => unsure.has(c) && surprise > splitSurprise(frame, c, whole));
+}
+
 /** The kept drivers that pushed in the change's direction, by what they explain. */
 export function rank(frame: Frame, chosen: readonly Segment[]): Segment[] {
   const direction = Math.sign(frame.change);

@@ -8,6 +8,7 @@ import {
   explainedEnough,
   findOffset,
   generalize,
+  overtakes,
   preferTwin,
   rank,
   scan,
@@ -220,6 +221,28 @@ describe('choose, rank and decideDiffuse', () => {
   });
 });
 
+describe('overtakes: a first-scan segment that stands out against a driver drilled from one that did not', () => {
+  // bench/explain's uniform draw, installs ×2.5 on one campaign in every country it runs in: the US
+  // (which did not stand out) was drilled first and reached the campaign's app's US rows, 91 → 229;
+  // the campaign itself holds 125 → 320 of the whole's 3,000 → 3,300.
+  const frame = counted(frameOf('additive', 1, [row({ all: 'x' }, 3000, 3300)]));
+  const segment = (where: Where, b: number, c: number) => measureSegment(frame, where, row(where, b, c));
+  const appInUs = segment({ countryCode: 'US', app: 'Merge Kingdom', appPlatform: 'IOS' }, 91, 229);
+  const campaign = segment({ campaign: 'Merge Kingdom · iOS · UA · US · CPI #1' }, 125, 320);
+
+  it('takes the place of an unsure driver it overlaps when it splits the whole better', () => {
+    expect(overtakes(frame, campaign, [appInUs], new Set([appInUs]))).toBe(true);
+  });
+
+  it('leaves a driver drilled from a segment that stood out, one that splits the whole better, and one it does not overlap', () => {
+    expect(overtakes(frame, campaign, [appInUs], new Set())).toBe(false);
+    const purer = segment({ countryCode: 'US', app: 'Merge Kingdom', appPlatform: 'IOS' }, 91, 400);
+    expect(overtakes(frame, campaign, [purer], new Set([purer]))).toBe(false);
+    const elsewhere = segment({ campaign: 'Tile Match · Android · UA · BR · CPI #1' }, 50, 120);
+    expect(overtakes(frame, campaign, [elsewhere], new Set([elsewhere]))).toBe(false);
+  });
+});
+
 describe('findOffset', () => {
   it('sees two moves that cancel out, and none when one side dominates', () => {
     const rows = [row({ c: 'US' }, 1000, 1501), row({ c: 'BR' }, 1000, 500), row({ c: 'DE' }, 1000, 1000)];
@@ -293,5 +316,57 @@ describe('a cause in the fourth most concentrated dimension', () => {
     const why = await explain({ metric: 'installs', kind: 'additive' }, leafCsvSource(table));
     expect(why.diffuse).toBe(false);
     expect(why.drivers[0]?.where).toEqual({ source: 'AppLovin', countryCode: 'US' });
+  });
+});
+
+/**
+ * A driver drilled from a segment that did not stand out gives way to a standing-out first-scan
+ * segment it overlaps that splits the whole better (overtakes). The US (1,000 → 1,300) ranks
+ * first and does not stand out; its drill by ad size reaches `US · 320x480` (100 → 300). The
+ * campaign C1 (125 → 400: the US's 320x480 ads and a few in DE) stands out next, overlaps it, and
+ * is the cause. The source cannot group a country by campaign, so the drill could not find it.
+ */
+describe('a standing-out campaign after a drill from a country that did not stand out', () => {
+  const countries: [string, number][] = [
+    ['DE', 1.06],
+    ['FR', 0.95],
+    ['JP', 1.05],
+    ['GB', 0.94],
+    ['CA', 1.05],
+    ['BR', 0.96],
+  ];
+  const wobble = [1.08, 0.93, 1.07, 0.92, 1.06, 0.95, 1.05, 0.94, 1.08];
+  const answers: Record<string, GroupRow[]> = {
+    'countryCode|{}': [
+      row({ countryCode: 'US' }, 1000, 1300),
+      ...countries.map(([c, f]) => row({ countryCode: c }, 1000, Math.round(1000 * f))),
+    ],
+    'campaign|{}': [
+      row({ campaign: 'C1' }, 125, 400),
+      ...wobble.map((f, i) => row({ campaign: `K${i}` }, 650, Math.round(650 * f * (i < 3 ? 1.1 : 1)))),
+    ],
+    'adSize|{}': [
+      row({ adSize: '320x480' }, 2000, 2250),
+      row({ adSize: '1080x1920' }, 2500, 2600),
+      row({ adSize: '768x1024' }, 2500, 2530),
+    ],
+    'adSize|{"countryCode":"US"}': [
+      row({ adSize: '320x480' }, 100, 300),
+      row({ adSize: '1080x1920' }, 450, 500),
+      row({ adSize: '768x1024' }, 450, 500),
+    ],
+    'countryCode|{"campaign":"C1"}': [row({ countryCode: 'US' }, 90, 290), row({ countryCode: 'DE' }, 35, 110)],
+  };
+  const keyOf = (q: GroupQuery) => `${q.dimensions.join(',')}|${JSON.stringify(q.filter)}`;
+  const source: GroupSource = {
+    dimensions: ['countryCode', 'campaign', 'adSize'],
+    allows: (q) => !(q.dimensions.includes('campaign') && Object.hasOwn(q.filter, 'countryCode')),
+    groups: async (q) => answers[keyOf(q)] ?? [],
+  };
+
+  it('names the campaign, not the US’s 320x480 ads', async () => {
+    const why = await explain({ metric: 'installs', kind: 'additive', counts: true }, source);
+    expect(why.diffuse).toBe(false);
+    expect(why.drivers.map((d) => d.where)).toEqual([{ campaign: 'C1' }]);
   });
 });
