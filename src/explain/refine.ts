@@ -22,15 +22,15 @@ import type { Where } from './types.js';
 /**
  * The drill plan, led by the candidate dimensions that tell apart what the segment's names stand
  * for (an app's name on two platforms: a plant on the iOS app is found as `app · appPlatform`, and
- * a move of both stays the app's, its strong parent).
+ * a move of both stays the app's, its strong parent); then the most concentrated dimensions, and
+ * apart the next FALLBACK_DIMENSIONS (`fallback`, see refine).
  */
 function drillPlanWithSplits(
   concentration: ReadonlyMap<string, number>,
   segment: Segment,
   dimensions: readonly string[],
   asker: Asker,
-  count = DRILL_DIMENSIONS,
-): string[] {
+): { planned: string[]; fallback: string[] } {
   const depth = depthOf(segment.where, asker);
   // A split names the segment's own values more precisely: asked whether a candidate or not, and
   // at the deepest level too when it adds no depth.
@@ -38,7 +38,9 @@ function drillPlanWithSplits(
     .splits(segment.where)
     .filter((d) => !Object.hasOwn(segment.where, d))
     .filter((d) => depth < MAX_DEPTH || depthOf({ ...segment.where, [d]: '' }, asker) <= depth);
-  return [...new Set([...splits, ...drillPlan(concentration, segment, dimensions, depth, count)])];
+  const concentrated = drillPlan(concentration, segment, dimensions, depth, DRILL_DIMENSIONS + FALLBACK_DIMENSIONS);
+  const planned = [...new Set([...splits, ...concentrated.slice(0, DRILL_DIMENSIONS)])];
+  return { planned, fallback: concentrated.slice(DRILL_DIMENSIONS).filter((d) => !planned.includes(d)) };
 }
 
 /**
@@ -75,24 +77,12 @@ export async function refine(
     let deeper: Segment | undefined;
     const twinPieces: Segment[] = [];
     const splits = asker.splits(segment.where);
-    const plan = drillPlanWithSplits(
-      scanned.concentration,
-      segment,
-      dimensions,
-      asker,
-      segment === start ? DRILL_DIMENSIONS + FALLBACK_DIMENSIONS : DRILL_DIMENSIONS,
-    );
-    const wider = drillPlanWithSplits(
-      scanned.concentration,
-      segment,
-      dimensions,
-      asker,
-      DRILL_DIMENSIONS + FALLBACK_DIMENSIONS,
-    );
-    const fallback = wider.filter((d) => !plan.includes(d));
-    for (const dimension of [...plan, ...fallback]) {
-      // Past the plan only where it found nothing (the cause may be in a less concentrated dimension).
-      if (!plan.includes(dimension) && (deeper !== undefined || twinPieces.length > 0)) break;
+    const { planned, fallback } = drillPlanWithSplits(scanned.concentration, segment, dimensions, asker);
+    // A first-scan segment is drilled by the fallback dimensions too; a deeper one only where the
+    // planned found nothing (the cause may be in a less concentrated dimension).
+    const plan = segment === start ? [...planned, ...fallback] : planned;
+    for (const [i, dimension] of [...planned, ...fallback].entries()) {
+      if (i >= plan.length && (deeper !== undefined || twinPieces.length > 0)) break;
       const query = { dimensions: [dimension], filter: segment.where };
       if (!asker.allows(query)) continue;
       if (!asker.mayDrill(query) || (deeper !== undefined && !asker.mayCompare(query))) break;
@@ -141,7 +131,7 @@ async function lookAhead(
   const twin = [...twinPieces].sort((a, b) => direction * (b.contribution - a.contribution))[0];
   if (twin === undefined) return undefined;
   let found: Segment | undefined;
-  for (const dimension of drillPlanWithSplits(scanned.concentration, twin, dimensions, asker)) {
+  for (const dimension of drillPlanWithSplits(scanned.concentration, twin, dimensions, asker).planned) {
     const query = { dimensions: [dimension], filter: twin.where };
     if (!asker.allows(query)) continue;
     if (!asker.mayDrill(query) || !asker.mayCompare(query)) break;
