@@ -143,7 +143,7 @@ describe('twins: two dimensions that nearly coincide', () => {
   describe('a piece hidden by its parent’s few or small other pieces (`outer`)', () => {
     // bench/explain's uniform draw, installs ×0.3 on US · AppLovin: within AppLovin the US holds
     // the move (224 → 74), but beside eleven small countries (596 → 536 together, installs three
-    // times as noisy as Poisson) it is 4.1σ where the drill's bar is 4.3σ.
+    // times as noisy as Poisson) it is 4.1σ where the drill's bar is 4.2σ.
     const whole = { n0: 4715, n1: 4543 };
     const noisy = (f: Frame): Frame => ({
       ...f,
